@@ -1,0 +1,188 @@
+import { CAPABILITY_OVERLAY, ERROR_CODE_OVERLAY, STUB_NAME_OVERLAY } from './overlay.js';
+import { CodegenError, type RevisionModel } from './model.js';
+import { isSchemaObject, refTarget, type Schema } from './schema-walk.js';
+import type { MethodDirection } from './templates/contract.js';
+
+/** Everything codegen derives about one method; the emitters turn it into code. */
+export interface MethodSpec {
+  readonly method: string;
+  readonly kind: 'request' | 'notification';
+  readonly direction: MethodDirection;
+  readonly embedded: boolean;
+  /** Definition of the whole message (or of the union that inlines it). */
+  readonly definition: string;
+  readonly paramsDefinition: string | null;
+  /** The inline params schema when the params have no definition of their own. */
+  readonly paramsSchema: Schema | null;
+  readonly paramsRequired: boolean;
+  /** Final result first, then alternatives such as InputRequiredResult. */
+  readonly resultDefinitions: readonly string[];
+  readonly capability: readonly string[] | null;
+  /** Name of the typed stub (`callTool`, `notifyToolListChanged`). */
+  readonly stubName: string;
+}
+
+export interface RevisionTable {
+  readonly methods: readonly MethodSpec[];
+  readonly errorCodes: ReadonlyArray<{ readonly name: string; readonly code: number; readonly cite: string }>;
+  readonly batching: boolean;
+  readonly warnings: readonly string[];
+}
+
+const UNIONS: ReadonlyArray<{ name: string; kind: 'request' | 'notification'; from: 'client' | 'server'; embedded: boolean }> = [
+  { name: 'ClientRequest', kind: 'request', from: 'client', embedded: false },
+  { name: 'ServerRequest', kind: 'request', from: 'server', embedded: false },
+  { name: 'InputRequest', kind: 'request', from: 'server', embedded: true },
+  { name: 'ClientNotification', kind: 'notification', from: 'client', embedded: false },
+  { name: 'ServerNotification', kind: 'notification', from: 'server', embedded: false },
+];
+
+/** Members of a union definition: `anyOf`/`oneOf` entries, or the definition itself when collapsed. */
+function unionMembers(model: RevisionModel, unionName: string): Array<{ name: string | null; schema: Schema }> {
+  const union = model.definitions[unionName]!;
+  const list = (union.anyOf ?? union.oneOf) as unknown[] | undefined;
+  const entries = list ?? [union];
+  return entries.map((entry) => {
+    if (!isSchemaObject(entry)) throw new CodegenError(`revision ${model.pin.revision}: definition ${unionName} has a non-object member`);
+    const target = refTarget(entry.$ref);
+    if (target !== null) return { name: target, schema: model.definitions[target]! };
+    return { name: null, schema: entry };
+  });
+}
+
+function methodConst(schema: Schema): string | null {
+  const props = schema.properties;
+  if (!isSchemaObject(props) || !isSchemaObject(props.method)) return null;
+  return typeof props.method.const === 'string' ? props.method.const : null;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+function stubNameFor(kind: 'request' | 'notification', definition: string, method: string): string {
+  const override = STUB_NAME_OVERLAY[definition];
+  if (override !== undefined) return override;
+  if (kind === 'request' && definition.endsWith('Request')) return lowerFirst(definition.slice(0, -'Request'.length));
+  if (kind === 'notification' && definition.endsWith('Notification')) return `notify${definition.slice(0, -'Notification'.length)}`;
+  const camel = method.split(/[/_]/).map((part, i) => (i === 0 ? part : part.charAt(0).toUpperCase() + part.slice(1))).join('');
+  return kind === 'notification' ? `notify${camel.charAt(0).toUpperCase()}${camel.slice(1)}` : camel;
+}
+
+/** Result definitions per the naming rule: `<B>ResultResponse`.result members, else `<B>Result`, else `EmptyResult`. */
+function resultDefinitions(model: RevisionModel, definition: string): string[] {
+  const base = definition.endsWith('Request') ? definition.slice(0, -'Request'.length) : definition;
+  const response = model.definitions[`${base}ResultResponse`];
+  if (response !== undefined) {
+    const result = isSchemaObject(response.properties) ? response.properties.result : undefined;
+    if (!isSchemaObject(result)) throw new CodegenError(`revision ${model.pin.revision}: definition ${base}ResultResponse has no result property`);
+    const members = ((result.anyOf ?? result.oneOf) as unknown[] | undefined) ?? [result];
+    const names = members.map((m) => (isSchemaObject(m) ? refTarget(m.$ref) : null));
+    if (names.some((n) => n === null)) {
+      throw new CodegenError(`revision ${model.pin.revision}: definition ${base}ResultResponse has a result member that is not a definition reference`);
+    }
+    const finals = (names as string[]).filter((n) => n !== 'InputRequiredResult');
+    return [...finals, ...(names as string[]).filter((n) => n === 'InputRequiredResult')];
+  }
+  if (model.definitions[`${base}Result`] !== undefined) return [`${base}Result`];
+  if (model.definitions.EmptyResult !== undefined) return ['EmptyResult'];
+  throw new CodegenError(`revision ${model.pin.revision}: definition ${definition}: cannot derive its result (no ${base}ResultResponse, ${base}Result or EmptyResult)`);
+}
+
+function capabilityExists(model: RevisionModel, path: readonly string[]): boolean {
+  return ['ClientCapabilities', 'ServerCapabilities'].some((name) => {
+    const props = model.definitions[name]?.properties;
+    return isSchemaObject(props) && props[path[0]!] !== undefined;
+  });
+}
+
+/** Derives the method table of a revision from its request/notification unions and the overlay. */
+export function buildTable(model: RevisionModel): RevisionTable {
+  const warnings: string[] = [];
+  const byMethod = new Map<string, { spec: Omit<MethodSpec, 'direction'>; from: Set<'client' | 'server'> }>();
+  for (const union of UNIONS) {
+    if (model.definitions[union.name] === undefined) continue;
+    for (const member of unionMembers(model, union.name)) {
+      const method = methodConst(member.schema);
+      if (method === null) {
+        throw new CodegenError(`revision ${model.pin.revision}: definition ${member.name ?? union.name} (member of ${union.name}) has no properties.method.const`);
+      }
+      let definition = member.name;
+      if (definition === null) {
+        definition = Object.keys(model.definitions).find((n) => n !== union.name && methodConst(model.definitions[n]!) === method && !UNIONS.some((u) => u.name === n)) ?? union.name;
+      }
+      const existing = byMethod.get(method);
+      if (existing) {
+        existing.from.add(union.from);
+        continue;
+      }
+      const params = isSchemaObject(member.schema.properties) ? member.schema.properties.params : undefined;
+      const paramsDefinition = isSchemaObject(params) ? refTarget(params.$ref) : null;
+      const required = Array.isArray(member.schema.required) ? member.schema.required : [];
+      const overlay = CAPABILITY_OVERLAY[method];
+      let capability: readonly string[] | null = null;
+      if (overlay === undefined) warnings.push(`revision ${model.pin.revision}: method ${method} has no capability overlay entry; treating it as ungated`);
+      else if (overlay !== null && capabilityExists(model, overlay.path)) capability = overlay.path;
+      byMethod.set(method, {
+        from: new Set([union.from]),
+        spec: {
+          method,
+          kind: union.kind,
+          embedded: union.embedded,
+          definition,
+          paramsDefinition,
+          paramsSchema: paramsDefinition === null && isSchemaObject(params) ? params : null,
+          paramsRequired: required.includes('params'),
+          resultDefinitions: union.kind === 'request' ? resultDefinitions(model, definition) : [],
+          capability,
+          stubName: stubNameFor(union.kind, definition, method),
+        },
+      });
+    }
+  }
+  const methods = [...byMethod.values()]
+    .map(({ spec, from }): MethodSpec => ({
+      ...spec,
+      direction: from.size === 2 ? 'both' : from.has('client') ? 'client-to-server' : 'server-to-client',
+    }))
+    .sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
+
+  return { methods, errorCodes: errorCodes(model), batching: allowsBatches(model), warnings };
+}
+
+function screamingSnake(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+}
+
+/** Overlay codes in force for the revision, cross-checked against the schema's own `*Error` definitions. */
+function errorCodes(model: RevisionModel): Array<{ name: string; code: number; cite: string }> {
+  const revision = model.pin.revision;
+  const codes = new Map<string, { name: string; code: number; cite: string }>();
+  for (const entry of ERROR_CODE_OVERLAY) {
+    if (revision < entry.since || (entry.until !== undefined && revision > entry.until)) continue;
+    codes.set(entry.name, { name: entry.name, code: entry.code, cite: entry.cite });
+  }
+  for (const [defName, def] of Object.entries(model.definitions)) {
+    if (!defName.endsWith('Error')) continue;
+    const code = isSchemaObject(def.properties) && isSchemaObject(def.properties.code) ? def.properties.code.const : undefined;
+    if (typeof code !== 'number') continue;
+    const name = screamingSnake(defName.slice(0, -'Error'.length));
+    const known = [...codes.values()].find((c) => c.code === code);
+    if (known === undefined) {
+      throw new CodegenError(`revision ${revision}: definition ${defName} declares error code ${code}, which codegen/overlay.ts does not list as ${name}; add it with a citation`);
+    }
+  }
+  return [...codes.values()].sort((a, b) => a.code - b.code);
+}
+
+/** Batches are allowed where JSONRPCMessage admits an array. */
+function allowsBatches(model: RevisionModel): boolean {
+  const message = model.definitions.JSONRPCMessage;
+  const members = ((message?.anyOf ?? message?.oneOf) as unknown[] | undefined) ?? [];
+  return members.some((m) => {
+    if (!isSchemaObject(m)) return false;
+    const target = refTarget(m.$ref);
+    const schema = target !== null ? model.definitions[target] : m;
+    return schema?.type === 'array' || schema?.items !== undefined;
+  });
+}

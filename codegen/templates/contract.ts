@@ -1,0 +1,87 @@
+/**
+ * The shape every generated revision module has. The runtime reads protocol facts only
+ * through these types, so a new revision needs no runtime edit.
+ */
+
+/** One validation failure: a JSON Pointer into the checked value and a readable message. */
+export interface ValidationIssue {
+  /** JSON Pointer (RFC 6901) of the failing value, relative to the validated value; '' for the root. */
+  readonly instancePath: string;
+  /** Human-readable reason, e.g. `must have required property 'name'`. */
+  readonly message: string;
+  /** The JSON Schema keyword that failed (`required`, `type`, `const`, …). */
+  readonly keyword: string;
+  /** Keyword-specific details (ajv's `params`), e.g. `{ missingProperty: 'name' }`. */
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * An ahead-of-time compiled validator: returns true when `value` is valid. After a `false`
+ * result, `errors` holds the failures of that call (it is overwritten by the next call).
+ */
+export interface Validator<T = unknown> {
+  (value: unknown): value is T;
+  errors?: readonly ValidationIssue[] | null;
+}
+
+/** Which side sends a method. `both` methods may be sent by either peer. */
+export type MethodDirection = 'client-to-server' | 'server-to-client' | 'both';
+
+/**
+ * The capability a method needs. A request is gated by the capabilities its RECEIVER declared
+ * (tools/call needs the server's `tools`); a notification by those its SENDER declared
+ * (notifications/roots/list_changed needs the client's `roots.listChanged`). This holds for
+ * `both`-direction methods too, so the gate names no side.
+ */
+export interface CapabilityGate {
+  /** Property path inside ClientCapabilities / ServerCapabilities, e.g. `['resources', 'subscribe']`. */
+  readonly path: readonly string[];
+}
+
+/** Everything the runtime knows about one method of one revision. */
+export interface MethodInfo {
+  readonly method: string;
+  readonly kind: 'request' | 'notification';
+  readonly direction: MethodDirection;
+  /**
+   * True for 2026-era `InputRequest` members: they travel inside an `InputRequiredResult`,
+   * never as JSON-RPC requests of their own.
+   */
+  readonly embedded: boolean;
+  /** Schema definition name of the whole request/notification (e.g. `CallToolRequest`). */
+  readonly definition: string;
+  /** Schema definition name of the params, or null when they are declared inline or absent. */
+  readonly paramsDefinition: string | null;
+  /** Whether the schema requires `params` on the wire. */
+  readonly paramsRequired: boolean;
+  /** Validates the `params` member (call only when params are present or required). */
+  readonly params: Validator;
+  /** Definition names of the result (requests only): the final result type first. */
+  readonly resultDefinitions: readonly string[];
+  /**
+   * Validates the `result` member of a response (requests only). Where the revision has
+   * `resultType`, it dispatches on that field rather than trying every union member.
+   */
+  readonly result: Validator | null;
+  /** The capability gating this method, or null when it is always allowed. */
+  readonly capability: CapabilityGate | null;
+}
+
+/** The protocol era of a revision: `stateful` (initialize handshake) or `stateless` (per-request `_meta`). */
+export type Era = 'stateful' | 'stateless';
+
+/** A generated revision: its identity, method table, validators and error codes. */
+export interface RevisionModule {
+  readonly revision: string;
+  readonly era: Era;
+  readonly status: 'released' | 'draft';
+  /** sha256 of the (unpatched) schema.json this module was generated from. */
+  readonly schemaSha256: string;
+  readonly methods: Readonly<Record<string, MethodInfo>>;
+  /** Error code constants by name (e.g. `METHOD_NOT_FOUND: -32601`). */
+  readonly errorCodes: Readonly<Record<string, number>>;
+  /** Whether JSON-RPC batches are allowed on the wire. */
+  readonly batching: boolean;
+  /** Validators for the capability objects and other definitions the runtime checks by name. */
+  readonly definitions: Readonly<Record<string, Validator>>;
+}

@@ -96,6 +96,7 @@ export function emitMethodsFile(model: RevisionModel, table: RevisionTable): str
         `    resultDefinitions: [${spec.resultDefinitions.map(q).join(', ')}],`,
         `    result: ${result},`,
         `    capability: ${spec.capability === null ? 'null' : `{ path: [${spec.capability.map(q).join(', ')}] }`},`,
+        `    pagination: ${spec.paginatedField === null ? 'null' : `{ itemsField: ${q(spec.paginatedField)} }`},`,
         '  },',
       ].join('\n'),
     );

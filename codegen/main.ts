@@ -171,7 +171,15 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
       '',
     ].join('\n'),
   );
-  put('latest.ts', latest.revision, latest.sha256, `/** The newest released revision's types. */\nexport type * from './${latest.revision}/types.js';\n`);
+  const latestOf = (era: string) => [...released].reverse().find((p) => p.era === era);
+  const latestLines = [`/** The newest released revision's types. */`, `export type * from './${latest.revision}/types.js';`];
+  for (const [alias, era] of [['Stateful', 'stateful'], ['Stateless', 'stateless']] as const) {
+    const pin = latestOf(era);
+    if (pin === undefined) continue;
+    latestLines.push(`/** The newest released ${era} revision (${pin.revision}): types, maps, validators and stubs. */`, `export * as ${alias} from './${pin.revision}/index.js';`);
+    latestLines.push(`/** The newest released ${era} revision. */`, `export const latest${alias}Revision = '${pin.revision}';`);
+  }
+  put('latest.ts', latest.revision, latest.sha256, `${latestLines.join('\n')}\n`);
   return { files, tables, models };
 }
 

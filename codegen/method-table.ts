@@ -18,6 +18,8 @@ export interface MethodSpec {
   /** Final result first, then alternatives such as InputRequiredResult. */
   readonly resultDefinitions: readonly string[];
   readonly capability: readonly string[] | null;
+  /** Result property holding the items of a cursor-paginated list request, else null. */
+  readonly paginatedField: string | null;
   /** Name of the typed stub (`callTool`, `notifyToolListChanged`). */
   readonly stubName: string;
 }
@@ -89,6 +91,15 @@ function resultDefinitions(model: RevisionModel, definition: string): string[] {
   throw new CodegenError(`revision ${model.pin.revision}: definition ${definition}: cannot derive its result (no ${base}ResultResponse, ${base}Result or EmptyResult)`);
 }
 
+/** The single array property of a result that also carries `nextCursor`: the page's items. */
+function paginatedField(model: RevisionModel, resultName: string): string | null {
+  const props = model.definitions[resultName]?.properties;
+  if (!isSchemaObject(props) || props.nextCursor === undefined) return null;
+  const arrays = Object.entries(props).filter(([, value]) => isSchemaObject(value) && value.type === 'array').map(([key]) => key);
+  if (arrays.length !== 1) throw new CodegenError(`revision ${model.pin.revision}: definition ${resultName} has nextCursor but ${arrays.length} array properties; codegen cannot tell which holds the page`);
+  return arrays[0]!;
+}
+
 function capabilityExists(model: RevisionModel, path: readonly string[]): boolean {
   return ['ClientCapabilities', 'ServerCapabilities'].some((name) => {
     const props = model.definitions[name]?.properties;
@@ -123,6 +134,7 @@ export function buildTable(model: RevisionModel): RevisionTable {
       let capability: readonly string[] | null = null;
       if (overlay === undefined) warnings.push(`revision ${model.pin.revision}: method ${method} has no capability overlay entry; treating it as ungated`);
       else if (overlay !== null && capabilityExists(model, overlay.path)) capability = overlay.path;
+      const results = union.kind === 'request' ? resultDefinitions(model, definition) : [];
       byMethod.set(method, {
         from: new Set([union.from]),
         spec: {
@@ -133,8 +145,9 @@ export function buildTable(model: RevisionModel): RevisionTable {
           paramsDefinition,
           paramsSchema: paramsDefinition === null && isSchemaObject(params) ? params : null,
           paramsRequired: required.includes('params'),
-          resultDefinitions: union.kind === 'request' ? resultDefinitions(model, definition) : [],
+          resultDefinitions: results,
           capability,
+          paginatedField: results.length > 0 ? paginatedField(model, results[0]!) : null,
           stubName: stubNameFor(union.kind, definition, method),
         },
       });

@@ -16,9 +16,9 @@
  *   `tools.listChanged`). `notifications/elicitation/complete` is the one exception; its
  *   entry explains why.
  * - For methods that travel in both directions (the 2025-11-25 `tasks/*` methods and
- *   `notifications/tasks/status`), the table says `server` only because it has to say
- *   something: codegen resolves the path against the receiver of a request, or the sender
- *   of a notification, whichever peer that is.
+ *   `notifications/tasks/status`), `side` is a placeholder set to `server`: codegen
+ *   resolves the path against the receiver of a request, or the sender of a notification,
+ *   whichever peer that is.
  */
 export interface CapabilityOverlayEntry {
   readonly side: 'client' | 'server';

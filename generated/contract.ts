@@ -66,6 +66,11 @@ export interface MethodInfo {
   readonly result: Validator | null;
   /** The capability gating this method, or null when it is always allowed. */
   readonly capability: CapabilityGate | null;
+  /**
+   * For cursor-paginated list requests: the result property holding the page's items
+   * (`tools` for tools/list). Null for every other method.
+   */
+  readonly pagination: { readonly itemsField: string } | null;
 }
 
 /** The protocol era of a revision: `stateful` (initialize handshake) or `stateless` (per-request `_meta`). */

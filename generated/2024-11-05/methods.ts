@@ -17,6 +17,7 @@ export const methods = {
     resultDefinitions: ['CompleteResult'],
     result: validateCompleteResult,
     capability: null,
+    pagination: null,
   },
   'initialize': {
     method: 'initialize',
@@ -30,6 +31,7 @@ export const methods = {
     resultDefinitions: ['InitializeResult'],
     result: validateInitializeResult,
     capability: null,
+    pagination: null,
   },
   'logging/setLevel': {
     method: 'logging/setLevel',
@@ -43,6 +45,7 @@ export const methods = {
     resultDefinitions: ['EmptyResult'],
     result: validateEmptyResult,
     capability: { path: ['logging'] },
+    pagination: null,
   },
   'notifications/cancelled': {
     method: 'notifications/cancelled',
@@ -56,6 +59,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: null,
+    pagination: null,
   },
   'notifications/initialized': {
     method: 'notifications/initialized',
@@ -69,6 +73,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: null,
+    pagination: null,
   },
   'notifications/message': {
     method: 'notifications/message',
@@ -82,6 +87,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { path: ['logging'] },
+    pagination: null,
   },
   'notifications/progress': {
     method: 'notifications/progress',
@@ -95,6 +101,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: null,
+    pagination: null,
   },
   'notifications/prompts/list_changed': {
     method: 'notifications/prompts/list_changed',
@@ -108,6 +115,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { path: ['prompts', 'listChanged'] },
+    pagination: null,
   },
   'notifications/resources/list_changed': {
     method: 'notifications/resources/list_changed',
@@ -121,6 +129,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { path: ['resources', 'listChanged'] },
+    pagination: null,
   },
   'notifications/resources/updated': {
     method: 'notifications/resources/updated',
@@ -134,6 +143,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { path: ['resources', 'subscribe'] },
+    pagination: null,
   },
   'notifications/roots/list_changed': {
     method: 'notifications/roots/list_changed',
@@ -147,6 +157,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { path: ['roots', 'listChanged'] },
+    pagination: null,
   },
   'notifications/tools/list_changed': {
     method: 'notifications/tools/list_changed',
@@ -160,6 +171,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { path: ['tools', 'listChanged'] },
+    pagination: null,
   },
   'ping': {
     method: 'ping',
@@ -173,6 +185,7 @@ export const methods = {
     resultDefinitions: ['EmptyResult'],
     result: validateEmptyResult,
     capability: null,
+    pagination: null,
   },
   'prompts/get': {
     method: 'prompts/get',
@@ -186,6 +199,7 @@ export const methods = {
     resultDefinitions: ['GetPromptResult'],
     result: validateGetPromptResult,
     capability: { path: ['prompts'] },
+    pagination: null,
   },
   'prompts/list': {
     method: 'prompts/list',
@@ -199,6 +213,7 @@ export const methods = {
     resultDefinitions: ['ListPromptsResult'],
     result: validateListPromptsResult,
     capability: { path: ['prompts'] },
+    pagination: { itemsField: 'prompts' },
   },
   'resources/list': {
     method: 'resources/list',
@@ -212,6 +227,7 @@ export const methods = {
     resultDefinitions: ['ListResourcesResult'],
     result: validateListResourcesResult,
     capability: { path: ['resources'] },
+    pagination: { itemsField: 'resources' },
   },
   'resources/read': {
     method: 'resources/read',
@@ -225,6 +241,7 @@ export const methods = {
     resultDefinitions: ['ReadResourceResult'],
     result: validateReadResourceResult,
     capability: { path: ['resources'] },
+    pagination: null,
   },
   'resources/subscribe': {
     method: 'resources/subscribe',
@@ -238,6 +255,7 @@ export const methods = {
     resultDefinitions: ['EmptyResult'],
     result: validateEmptyResult,
     capability: { path: ['resources', 'subscribe'] },
+    pagination: null,
   },
   'resources/templates/list': {
     method: 'resources/templates/list',
@@ -251,6 +269,7 @@ export const methods = {
     resultDefinitions: ['ListResourceTemplatesResult'],
     result: validateListResourceTemplatesResult,
     capability: { path: ['resources'] },
+    pagination: { itemsField: 'resourceTemplates' },
   },
   'resources/unsubscribe': {
     method: 'resources/unsubscribe',
@@ -264,6 +283,7 @@ export const methods = {
     resultDefinitions: ['EmptyResult'],
     result: validateEmptyResult,
     capability: { path: ['resources', 'subscribe'] },
+    pagination: null,
   },
   'roots/list': {
     method: 'roots/list',
@@ -277,6 +297,7 @@ export const methods = {
     resultDefinitions: ['ListRootsResult'],
     result: validateListRootsResult,
     capability: { path: ['roots'] },
+    pagination: null,
   },
   'sampling/createMessage': {
     method: 'sampling/createMessage',
@@ -290,6 +311,7 @@ export const methods = {
     resultDefinitions: ['CreateMessageResult'],
     result: validateCreateMessageResult,
     capability: { path: ['sampling'] },
+    pagination: null,
   },
   'tools/call': {
     method: 'tools/call',
@@ -303,6 +325,7 @@ export const methods = {
     resultDefinitions: ['CallToolResult'],
     result: validateCallToolResult,
     capability: { path: ['tools'] },
+    pagination: null,
   },
   'tools/list': {
     method: 'tools/list',
@@ -316,6 +339,7 @@ export const methods = {
     resultDefinitions: ['ListToolsResult'],
     result: validateListToolsResult,
     capability: { path: ['tools'] },
+    pagination: { itemsField: 'tools' },
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;
 

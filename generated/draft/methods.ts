@@ -18,6 +18,7 @@ export const methods = {
     resultDefinitions: ['CompleteResult'],
     result: validateCompleteResult,
     capability: { path: ['completions'] },
+    pagination: null,
   },
   'elicitation/create': {
     method: 'elicitation/create',
@@ -31,6 +32,7 @@ export const methods = {
     resultDefinitions: ['ElicitResult'],
     result: validateElicitResult,
     capability: { path: ['elicitation'] },
+    pagination: null,
   },
   'notifications/cancelled': {
     method: 'notifications/cancelled',
@@ -44,6 +46,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: null,
+    pagination: null,
   },
   'notifications/message': {
     method: 'notifications/message',
@@ -57,6 +60,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { path: ['logging'] },
+    pagination: null,
   },
   'notifications/progress': {
     method: 'notifications/progress',
@@ -70,6 +74,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: null,
+    pagination: null,
   },
   'notifications/prompts/list_changed': {
     method: 'notifications/prompts/list_changed',
@@ -83,6 +88,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { path: ['prompts', 'listChanged'] },
+    pagination: null,
   },
   'notifications/resources/list_changed': {
     method: 'notifications/resources/list_changed',
@@ -96,6 +102,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { path: ['resources', 'listChanged'] },
+    pagination: null,
   },
   'notifications/resources/updated': {
     method: 'notifications/resources/updated',
@@ -109,6 +116,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { path: ['resources', 'subscribe'] },
+    pagination: null,
   },
   'notifications/subscriptions/acknowledged': {
     method: 'notifications/subscriptions/acknowledged',
@@ -122,6 +130,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: null,
+    pagination: null,
   },
   'notifications/tools/list_changed': {
     method: 'notifications/tools/list_changed',
@@ -135,6 +144,7 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { path: ['tools', 'listChanged'] },
+    pagination: null,
   },
   'prompts/get': {
     method: 'prompts/get',
@@ -148,6 +158,7 @@ export const methods = {
     resultDefinitions: ['GetPromptResult', 'InputRequiredResult'],
     result: byResultType({ 'input_required': validateInputRequiredResult }, validateGetPromptResult),
     capability: { path: ['prompts'] },
+    pagination: null,
   },
   'prompts/list': {
     method: 'prompts/list',
@@ -161,6 +172,7 @@ export const methods = {
     resultDefinitions: ['ListPromptsResult'],
     result: validateListPromptsResult,
     capability: { path: ['prompts'] },
+    pagination: { itemsField: 'prompts' },
   },
   'resources/list': {
     method: 'resources/list',
@@ -174,6 +186,7 @@ export const methods = {
     resultDefinitions: ['ListResourcesResult'],
     result: validateListResourcesResult,
     capability: { path: ['resources'] },
+    pagination: { itemsField: 'resources' },
   },
   'resources/read': {
     method: 'resources/read',
@@ -187,6 +200,7 @@ export const methods = {
     resultDefinitions: ['ReadResourceResult', 'InputRequiredResult'],
     result: byResultType({ 'input_required': validateInputRequiredResult }, validateReadResourceResult),
     capability: { path: ['resources'] },
+    pagination: null,
   },
   'resources/templates/list': {
     method: 'resources/templates/list',
@@ -200,6 +214,7 @@ export const methods = {
     resultDefinitions: ['ListResourceTemplatesResult'],
     result: validateListResourceTemplatesResult,
     capability: { path: ['resources'] },
+    pagination: { itemsField: 'resourceTemplates' },
   },
   'roots/list': {
     method: 'roots/list',
@@ -213,6 +228,7 @@ export const methods = {
     resultDefinitions: ['ListRootsResult'],
     result: validateListRootsResult,
     capability: { path: ['roots'] },
+    pagination: null,
   },
   'sampling/createMessage': {
     method: 'sampling/createMessage',
@@ -226,6 +242,7 @@ export const methods = {
     resultDefinitions: ['CreateMessageResult'],
     result: validateCreateMessageResult,
     capability: { path: ['sampling'] },
+    pagination: null,
   },
   'server/discover': {
     method: 'server/discover',
@@ -239,6 +256,7 @@ export const methods = {
     resultDefinitions: ['DiscoverResult'],
     result: validateDiscoverResult,
     capability: null,
+    pagination: null,
   },
   'subscriptions/listen': {
     method: 'subscriptions/listen',
@@ -252,6 +270,7 @@ export const methods = {
     resultDefinitions: ['SubscriptionsListenResult'],
     result: validateSubscriptionsListenResult,
     capability: null,
+    pagination: null,
   },
   'tools/call': {
     method: 'tools/call',
@@ -265,6 +284,7 @@ export const methods = {
     resultDefinitions: ['CallToolResult', 'InputRequiredResult'],
     result: byResultType({ 'input_required': validateInputRequiredResult }, validateCallToolResult),
     capability: { path: ['tools'] },
+    pagination: null,
   },
   'tools/list': {
     method: 'tools/list',
@@ -278,6 +298,7 @@ export const methods = {
     resultDefinitions: ['ListToolsResult'],
     result: validateListToolsResult,
     capability: { path: ['tools'] },
+    pagination: { itemsField: 'tools' },
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;
 

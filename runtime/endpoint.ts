@@ -1,0 +1,111 @@
+import { describePath, gateOf, hasCapability, type CapabilityObject } from './capabilities.js';
+import type { RevisionModule } from './contract.js';
+import { SdkError } from './errors.js';
+import type { Side } from './method-table.js';
+import { Protocol, type ProtocolOptions } from './protocol.js';
+import type { NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from './request-context.js';
+import { revisionModule } from './revisions.js';
+import type { Transport } from './transport.js';
+
+/** Options shared by Client and Server. */
+export interface EndpointOptions {
+  /** Validate every incoming message and received result (default true). */
+  readonly validate?: boolean;
+  /** Validate what this endpoint sends, handler results included (default true). */
+  readonly validateOutgoing?: boolean;
+  /** Timeout of requests that set none (default 60 s). */
+  readonly defaultTimeoutMs?: number;
+  /** Receives errors that have no caller to reject. */
+  readonly onerror?: (error: Error) => void;
+}
+
+/**
+ * What Client and Server share: the engine, capability checks and the lifecycle state. The
+ * subclasses add the role-specific half of the `initialize` handshake.
+ */
+export abstract class Endpoint {
+  /** The JSON-RPC engine; exposed for custom methods and advanced use. */
+  readonly protocol: Protocol;
+  /** Fires when the connection ends. */
+  onclose?: () => void;
+  /** Revisions this endpoint speaks, oldest first. */
+  readonly supportedRevisions: readonly string[];
+
+  protected readonly ownCapabilities: CapabilityObject;
+  protected peerCapabilitiesValue: CapabilityObject | undefined;
+  protected negotiated: string | undefined;
+
+  protected constructor(side: Side, capabilities: CapabilityObject, supported: readonly string[], options: EndpointOptions) {
+    this.ownCapabilities = capabilities;
+    this.supportedRevisions = supported;
+    const protocolOptions: ProtocolOptions = {
+      side,
+      revision: revisionModule(supported[supported.length - 1]!),
+      validate: options.validate ?? true,
+      validateOutgoing: options.validateOutgoing ?? true,
+      ...(options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
+      onerror: options.onerror,
+    };
+    this.protocol = new Protocol(protocolOptions);
+    this.protocol.onclose = () => this.onclose?.();
+    // Ping is answered in every state, by both roles.
+    this.protocol.setRequestHandler('ping', () => ({}));
+  }
+
+  /** The negotiated protocol revision, once the handshake completed. */
+  get protocolVersion(): string | undefined {
+    return this.negotiated;
+  }
+
+  /** The revision modules this endpoint may speak. */
+  protected get revisionModules(): RevisionModule[] {
+    return this.supportedRevisions.map(revisionModule);
+  }
+
+  /** Closes the connection; pending requests reject with SdkError('CONNECTION_CLOSED'). */
+  async close(): Promise<void> {
+    await this.protocol.close();
+  }
+
+  /**
+   * Registers a handler for a request the peer sends. Fails with SdkError('CAPABILITY_MISSING')
+   * when the method is gated by a capability this endpoint did not declare.
+   */
+  protected registerRequestHandler(method: string, handler: RequestHandler<never, unknown>): void {
+    const gate = gateOf(method, this.revisionModules);
+    if (gate && !hasCapability(this.ownCapabilities, gate.path)) {
+      throw new SdkError('CAPABILITY_MISSING', `Cannot handle ${method}: capability ${describePath(gate.path)} was not declared`);
+    }
+    this.protocol.setRequestHandler(method, handler as RequestHandler);
+  }
+
+  protected registerNotificationHandler(method: string, handler: NotificationHandler<never>): void {
+    this.protocol.setNotificationHandler(method, handler as NotificationHandler);
+  }
+
+  /** Sends a request after checking that the peer declared the capability gating it. */
+  protected async sendRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
+    this.requireReady(method);
+    const gate = this.protocol.revision?.methods[method]?.capability;
+    if (gate && !hasCapability(this.peerCapabilitiesValue, gate.path)) {
+      throw new SdkError('CAPABILITY_MISSING', `Cannot send ${method}: the peer did not declare capability ${describePath(gate.path)}`);
+    }
+    return this.protocol.request(method, params as Params | undefined, options ?? {});
+  }
+
+  /** Sends a notification after checking that this endpoint declared the capability gating it. */
+  protected async sendNotification(method: string, params: unknown, options?: NotificationOptions): Promise<void> {
+    this.requireReady(method);
+    const gate = this.protocol.revision?.methods[method]?.capability;
+    if (gate && !hasCapability(this.ownCapabilities, gate.path)) {
+      throw new SdkError('CAPABILITY_MISSING', `Cannot send ${method}: capability ${describePath(gate.path)} was not declared`);
+    }
+    return this.protocol.notification(method, params as Params | undefined, options ?? {});
+  }
+
+  private requireReady(method: string): void {
+    if (this.negotiated === undefined) {
+      throw new SdkError('NOT_CONNECTED', `Cannot send ${method} before the initialize handshake completed`);
+    }
+  }
+}

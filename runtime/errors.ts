@@ -1,0 +1,93 @@
+import { isJsonObject, type JSONRPCErrorObject } from './jsonrpc.js';
+
+/**
+ * An error that travels on the wire as a JSON-RPC error object. Handlers throw it to answer
+ * with a specific code; callers receive it when the peer answers a request with an error.
+ */
+export class ProtocolError extends Error {
+  /** The JSON-RPC error code (reserved codes come from the revision's `errorCodes`). */
+  readonly code: number;
+  /** The optional `data` member, passed through untouched. */
+  readonly data?: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'ProtocolError';
+    this.code = code;
+    if (data !== undefined) {
+      this.data = data;
+    }
+  }
+
+  /** The JSON-RPC error object for this error; `data` is present only when set. */
+  toJSON(): JSONRPCErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  /**
+   * Builds a ProtocolError from a received JSON-RPC error object. Fields of the wrong type are
+   * replaced rather than trusted, because the object comes from the peer.
+   */
+  static fromError(error: unknown): ProtocolError {
+    if (!isJsonObject(error)) {
+      return new ProtocolError(0, 'Malformed error object');
+    }
+    const code = Number.isInteger(error.code) ? (error.code as number) : 0;
+    const message = typeof error.message === 'string' ? error.message : 'Unknown error';
+    return new ProtocolError(code, message, error.data);
+  }
+}
+
+/** Why the SDK itself failed an operation (as opposed to the peer answering with an error). */
+export type SdkErrorCode =
+  | 'REQUEST_TIMEOUT'
+  | 'REQUEST_CANCELLED'
+  | 'CONNECTION_CLOSED'
+  | 'CAPABILITY_MISSING'
+  | 'NOT_CONNECTED'
+  | 'ALREADY_CONNECTED'
+  | 'INVALID_RESULT'
+  | 'INVALID_PARAMS'
+  | 'INVALID_NOTIFICATION'
+  | 'UNKNOWN_METHOD'
+  | 'WRONG_DIRECTION'
+  | 'UNEXPECTED_RESPONSE'
+  | 'UNSUPPORTED_VERSION'
+  | 'SEND_FAILED'
+  | 'SPAWN_FAILED'
+  | 'PAGE_LIMIT';
+
+/** Optional extras of an {@link SdkError}. */
+export interface SdkErrorOptions {
+  /** The underlying error, if any. */
+  readonly cause?: unknown;
+  /** Structured details, e.g. validation issues. */
+  readonly data?: unknown;
+}
+
+/** A local failure raised by the SDK; never sent on the wire as such. */
+export class SdkError extends Error {
+  /** Machine-readable reason. */
+  readonly code: SdkErrorCode;
+  /** Structured details, e.g. `{ issues }` for validation failures. */
+  readonly data?: unknown;
+
+  constructor(code: SdkErrorCode, message: string, options: SdkErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SdkError';
+    this.code = code;
+    if (options.data !== undefined) {
+      this.data = options.data;
+    }
+  }
+}
+
+/** The message of any thrown value, for error replies and reports. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) {
+    return error.message;
+  }
+  return typeof error === 'string' ? error : String(error);
+}

@@ -1,0 +1,139 @@
+import type { MethodDirection, RevisionModule, Validator } from './contract.js';
+
+/** Which role the local engine plays; decides which method directions it sends and accepts. */
+export type Side = 'client' | 'server';
+
+/** A method outside the schema that the application adds, with its own validators. */
+export interface CustomRequestSpec {
+  /** Validates `params` when present (and rejects absent params when `paramsRequired`). */
+  readonly params: Validator;
+  /** Validates the `result` of responses. */
+  readonly result: Validator;
+  /** Which side may send the request. */
+  readonly direction: MethodDirection;
+  /** Whether `params` must be present; default false. */
+  readonly paramsRequired?: boolean;
+}
+
+/** A notification outside the schema that the application adds, with its own validator. */
+export interface CustomNotificationSpec {
+  /** Validates `params` when present (and rejects absent params when `paramsRequired`). */
+  readonly params: Validator;
+  /** Which side may send the notification. */
+  readonly direction: MethodDirection;
+  /** Whether `params` must be present; default false. */
+  readonly paramsRequired?: boolean;
+}
+
+/** What the engine needs to know about one method, whether from the revision or custom. */
+export interface ResolvedMethod {
+  readonly method: string;
+  readonly kind: 'request' | 'notification';
+  readonly direction: MethodDirection;
+  /** Embedded methods never travel as JSON-RPC requests of their own. */
+  readonly embedded: boolean;
+  readonly paramsRequired: boolean;
+  readonly params: Validator;
+  readonly result: Validator | null;
+  /** True when registered by the application rather than generated from the schema. */
+  readonly custom: boolean;
+}
+
+/** True when a peer playing `sender` may send a method with `direction`. */
+export function mayBeSentBy(direction: MethodDirection, sender: Side): boolean {
+  if (direction === 'both') {
+    return true;
+  }
+  return direction === (sender === 'client' ? 'client-to-server' : 'server-to-client');
+}
+
+/** The opposite role. */
+export function peerOf(side: Side): Side {
+  return side === 'client' ? 'server' : 'client';
+}
+
+/**
+ * Looks methods up in the bound revision first and in the application's custom methods
+ * second. The revision wins on a clash so that a schema method is never silently replaced.
+ */
+export class MethodTable {
+  private revisionModule: RevisionModule | undefined;
+  private readonly customMethods = new Map<string, ResolvedMethod>();
+
+  constructor(revision?: RevisionModule) {
+    this.revisionModule = revision;
+  }
+
+  /** The bound revision, if any. */
+  get revision(): RevisionModule | undefined {
+    return this.revisionModule;
+  }
+
+  set revision(revision: RevisionModule | undefined) {
+    this.revisionModule = revision;
+  }
+
+  /** Adds a custom request; throws when the name is taken by the revision or another custom method. */
+  addRequest(method: string, spec: CustomRequestSpec): void {
+    this.assertFree(method);
+    this.customMethods.set(method, {
+      method,
+      kind: 'request',
+      direction: spec.direction,
+      embedded: false,
+      paramsRequired: spec.paramsRequired ?? false,
+      params: spec.params,
+      result: spec.result,
+      custom: true,
+    });
+  }
+
+  /** Adds a custom notification; throws when the name is taken. */
+  addNotification(method: string, spec: CustomNotificationSpec): void {
+    this.assertFree(method);
+    this.customMethods.set(method, {
+      method,
+      kind: 'notification',
+      direction: spec.direction,
+      embedded: false,
+      paramsRequired: spec.paramsRequired ?? false,
+      params: spec.params,
+      result: null,
+      custom: true,
+    });
+  }
+
+  /** Removes a custom method; returns whether one was registered. */
+  remove(method: string): boolean {
+    return this.customMethods.delete(method);
+  }
+
+  /** Finds a method by name, or undefined when neither the revision nor the application knows it. */
+  lookup(method: string): ResolvedMethod | undefined {
+    const methods = this.revisionModule?.methods;
+    if (methods !== undefined && Object.hasOwn(methods, method)) {
+      const info = methods[method]!;
+      return {
+        method,
+        kind: info.kind,
+        direction: info.direction,
+        embedded: info.embedded,
+        paramsRequired: info.paramsRequired,
+        params: info.params,
+        result: info.result,
+        custom: false,
+      };
+    }
+    return this.customMethods.get(method);
+  }
+
+  private assertFree(method: string): void {
+    const methods = this.revisionModule?.methods;
+    if (methods !== undefined && Object.hasOwn(methods, method)) {
+      throw new Error(`${method} is defined by revision ${this.revisionModule!.revision}`);
+    }
+    if (this.customMethods.has(method)) {
+      throw new Error(`${method} is already registered as a custom method`);
+    }
+  }
+}

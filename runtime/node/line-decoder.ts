@@ -1,0 +1,95 @@
+/**
+ * Splits a byte stream into newline-delimited lines with a hard size cap. Lines are measured
+ * and cut as bytes and decoded only once complete, so a multi-byte character split across
+ * chunks decodes correctly and an oversized line never has to be held in memory.
+ */
+
+/** Callbacks of a {@link LineDecoder}. */
+export interface LineDecoderHandlers {
+  /** Receives each complete, non-blank line without its line terminator. */
+  readonly online: (line: string) => void;
+  /**
+   * Called once per line that exceeds the cap, as soon as the cap is crossed; the rest of that
+   * line is then discarded up to the next newline.
+   */
+  readonly onoversized: (limit: number) => void;
+}
+
+/** Default cap on one inbound line: 4 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/** Incremental newline splitter for NDJSON framing. */
+export class LineDecoder {
+  private readonly maxLineBytes: number;
+  private readonly handlers: LineDecoderHandlers;
+  private parts: Buffer[] = [];
+  private size = 0;
+  private discarding = false;
+
+  /** `maxLineBytes` caps a line's length in bytes, excluding its terminator. */
+  constructor(maxLineBytes: number, handlers: LineDecoderHandlers) {
+    this.maxLineBytes = maxLineBytes;
+    this.handlers = handlers;
+  }
+
+  /** Feeds the next chunk; emits every line it completes. */
+  push(chunk: Buffer | string): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    let start = 0;
+    while (start < bytes.length) {
+      const newline = bytes.indexOf(NEWLINE, start);
+      const end = newline === -1 ? bytes.length : newline;
+      this.take(bytes.subarray(start, end));
+      if (newline === -1) {
+        return;
+      }
+      this.finishLine();
+      start = newline + 1;
+    }
+  }
+
+  /** Flushes a final line that the stream ended without terminating. */
+  end(): void {
+    this.finishLine();
+  }
+
+  private take(piece: Buffer): void {
+    if (this.discarding || piece.length === 0) {
+      return;
+    }
+    // A trailing '\r' is part of a CRLF terminator, not content, so it is not counted.
+    const counted = this.size + piece.length;
+    if (counted > this.maxLineBytes && !(counted === this.maxLineBytes + 1 && piece[piece.length - 1] === CARRIAGE_RETURN)) {
+      this.discarding = true;
+      this.parts = [];
+      this.size = 0;
+      this.handlers.onoversized(this.maxLineBytes);
+      return;
+    }
+    this.parts.push(piece);
+    this.size = counted;
+  }
+
+  private finishLine(): void {
+    if (this.discarding) {
+      this.discarding = false;
+      return;
+    }
+    if (this.size === 0) {
+      return;
+    }
+    let line = Buffer.concat(this.parts, this.size);
+    this.parts = [];
+    this.size = 0;
+    if (line[line.length - 1] === CARRIAGE_RETURN) {
+      line = line.subarray(0, line.length - 1);
+    }
+    const text = line.toString('utf8');
+    if (text.trim() !== '') {
+      this.handlers.online(text);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import type { RequestId } from './jsonrpc.js';
+import type { Progress } from './pending-requests.js';
+import { LOG_NOTIFICATION, PROGRESS_NOTIFICATION } from './special-methods.js';
+import type { MessageExtra } from './transport.js';
+
+/** Object-shaped `params`, the only shape MCP uses. */
+export type Params = { [key: string]: unknown };
+
+/** The `_meta` member of params, when the sender included one. */
+export type Meta = { readonly [key: string]: unknown };
+
+/** Options of an outgoing request. */
+export interface RequestOptions {
+  /** Aborting it sends notifications/cancelled and rejects with SdkError('REQUEST_CANCELLED'). */
+  readonly signal?: AbortSignal | undefined;
+  /** Milliseconds to wait for the response; defaults to the engine's `defaultTimeoutMs`. */
+  readonly timeout?: number | undefined;
+  /**
+   * Restart the timeout on every progress notification for this request. A progress token is
+   * attached whenever this is set, even without `onprogress`, so that the peer reports progress.
+   */
+  readonly resetTimeoutOnProgress?: boolean | undefined;
+  /** Hard cap in milliseconds from sending, which progress cannot extend. */
+  readonly maxTotalTimeout?: number | undefined;
+  /** Receives progress updates; attaches a progress token to the request's `_meta`. */
+  readonly onprogress?: ((progress: Progress) => void) | undefined;
+  /** The incoming request this one is sent on behalf of (a transport routing hint). */
+  readonly relatedRequestId?: RequestId | undefined;
+}
+
+/** Options of an outgoing notification. */
+export interface NotificationOptions {
+  /** The incoming request this notification belongs to (a transport routing hint). */
+  readonly relatedRequestId?: RequestId | undefined;
+}
+
+/** What a request handler receives besides the params. */
+export interface RequestContext {
+  /** The method being handled. */
+  readonly method: string;
+  /** The id the peer gave the request. */
+  readonly requestId: RequestId;
+  /** Aborted when the peer cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  /** The request's `params._meta`, if any. */
+  readonly _meta: Meta | undefined;
+  /** What the transport knew about the message (session, credentials). */
+  readonly extra: MessageExtra | undefined;
+  /** Sends a notification tied to this request. */
+  sendNotification(method: string, params?: Params): Promise<void>;
+  /** Sends a request tied to this request; it is cancelled too when this request is. */
+  sendRequest<R = unknown>(method: string, params?: Params, options?: RequestOptions): Promise<R>;
+  /** Sends a progress notification; does nothing when the request had no progress token. */
+  reportProgress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends a log message notification tied to this request. */
+  log(level: string, data: unknown, logger?: string): Promise<void>;
+}
+
+/** What a notification handler receives besides the params. */
+export interface NotificationContext {
+  readonly method: string;
+  readonly _meta: Meta | undefined;
+  readonly extra: MessageExtra | undefined;
+}
+
+/**
+ * Handles one incoming request. Return the result (undefined answers with `{}`); throw a
+ * ProtocolError to answer with that error, anything else answers with an internal error.
+ */
+export type RequestHandler<P = Params | undefined, R = unknown> = (
+  params: P,
+  context: RequestContext,
+) => R | Promise<R>;
+
+/** Handles one incoming notification; thrown errors are reported, never answered. */
+export type NotificationHandler<P = Params | undefined> = (
+  params: P,
+  context: NotificationContext,
+) => void | Promise<void>;
+
+/** The engine operations a request context delegates to. */
+export interface ContextSender {
+  notification(method: string, params: Params | undefined, options: NotificationOptions): Promise<void>;
+  request(method: string, params: Params | undefined, options: RequestOptions): Promise<unknown>;
+}
+
+/** Inputs for {@link createRequestContext}. */
+export interface RequestContextInit {
+  readonly method: string;
+  readonly requestId: RequestId;
+  readonly signal: AbortSignal;
+  readonly meta: Meta | undefined;
+  readonly extra: MessageExtra | undefined;
+  readonly sender: ContextSender;
+}
+
+/** Builds the context handed to a request handler. */
+export function createRequestContext(init: RequestContextInit): RequestContext {
+  const { requestId, signal, meta, sender } = init;
+  const related: NotificationOptions = { relatedRequestId: requestId };
+  const progressToken = meta?.progressToken;
+  const hasToken = typeof progressToken === 'string' || typeof progressToken === 'number';
+  return {
+    method: init.method,
+    requestId,
+    signal,
+    _meta: meta,
+    extra: init.extra,
+    sendNotification: (method, params) => sender.notification(method, params, related),
+    sendRequest: <R>(method: string, params?: Params, options: RequestOptions = {}) => {
+      const combined = options.signal === undefined ? signal : AbortSignal.any([signal, options.signal]);
+      return sender.request(method, params, { ...options, signal: combined, relatedRequestId: requestId }) as Promise<R>;
+    },
+    reportProgress: async (progress, total, message) => {
+      if (!hasToken) {
+        return;
+      }
+      const params: Params = { progressToken, progress };
+      if (total !== undefined) {
+        params.total = total;
+      }
+      if (message !== undefined) {
+        params.message = message;
+      }
+      await sender.notification(PROGRESS_NOTIFICATION, params, related);
+    },
+    log: (level, data, logger) => {
+      const params: Params = logger === undefined ? { level, data } : { level, data, logger };
+      return sender.notification(LOG_NOTIFICATION, params, related);
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Text encoding of JSON-RPC frames. This is the only place raw text becomes a value, so every
+ * text-based transport reports undecodable input the same way.
+ */
+import type { JSONRPCMessage } from './jsonrpc.js';
+
+/** Why an inbound frame could not be turned into a value. */
+export type ParseFailureKind = 'invalid-json' | 'oversized';
+
+/**
+ * Delivered through `Transport.onmessage` in place of a value when a frame cannot be decoded.
+ * The engine answers it with an error whose id is null, because no id can be known.
+ */
+export class ParseFailure {
+  readonly kind: ParseFailureKind;
+  /** What went wrong, suitable for an error reply. */
+  readonly detail: string;
+
+  constructor(kind: ParseFailureKind, detail: string) {
+    this.kind = kind;
+    this.detail = detail;
+  }
+}
+
+/** Serialises one message or a batch as compact JSON text (no trailing newline). */
+export function encodeMessage(message: JSONRPCMessage | readonly JSONRPCMessage[]): string {
+  return JSON.stringify(message);
+}
+
+/** Parses one frame of text into a JSON value, or a ParseFailure when it is not JSON. */
+export function decodeMessage(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'invalid JSON';
+    return new ParseFailure('invalid-json', reason);
+  }
+}

@@ -39,5 +39,8 @@ typecheck: install
 test: install typecheck
 	$(VITEST) run
 
+demo: install
+	$(TSX) examples/demo-client.ts
+
 clean:
 	rm -rf dist .cache

@@ -1,0 +1,4 @@
+/** mcpgen's Node-only entry (`mcpgen/node`): transports that need `node:` modules. */
+export { StdioServerTransport, type StdioServerTransportOptions } from './stdio-server.js';
+export { StdioClientTransport, type StdioClientTransportOptions, type ExitStatus } from './stdio-client.js';
+export { defaultEnvironment } from './default-environment.js';

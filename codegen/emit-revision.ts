@@ -95,7 +95,7 @@ export function emitMethodsFile(model: RevisionModel, table: RevisionTable): str
         `    params: ${params},`,
         `    resultDefinitions: [${spec.resultDefinitions.map(q).join(', ')}],`,
         `    result: ${result},`,
-        `    capability: ${spec.capability === null ? 'null' : `{ path: [${spec.capability.map(q).join(', ')}] }`},`,
+        `    capability: ${spec.capability === null ? 'null' : `{ holder: ${q(spec.capability.holder)}, path: [${spec.capability.path.map(q).join(', ')}] }`},`,
         `    pagination: ${spec.paginatedField === null ? 'null' : `{ itemsField: ${q(spec.paginatedField)} }`},`,
         '  },',
       ].join('\n'),

@@ -17,7 +17,7 @@ export interface MethodSpec {
   readonly paramsRequired: boolean;
   /** Final result first, then alternatives such as InputRequiredResult. */
   readonly resultDefinitions: readonly string[];
-  readonly capability: readonly string[] | null;
+  readonly capability: { readonly holder: 'sender' | 'receiver'; readonly path: readonly string[] } | null;
   /** Result property holding the items of a cursor-paginated list request, else null. */
   readonly paginatedField: string | null;
   /** Name of the typed stub (`callTool`, `notifyToolListChanged`). */
@@ -100,17 +100,15 @@ function paginatedField(model: RevisionModel, resultName: string): string | null
   return arrays[0]!;
 }
 
-function capabilityExists(model: RevisionModel, path: readonly string[]): boolean {
-  return ['ClientCapabilities', 'ServerCapabilities'].some((name) => {
-    const props = model.definitions[name]?.properties;
-    return isSchemaObject(props) && props[path[0]!] !== undefined;
-  });
+function capabilityExists(model: RevisionModel, side: 'client' | 'server', path: readonly string[]): boolean {
+  const props = model.definitions[side === 'client' ? 'ClientCapabilities' : 'ServerCapabilities']?.properties;
+  return isSchemaObject(props) && props[path[0]!] !== undefined;
 }
 
 /** Derives the method table of a revision from its request/notification unions and the overlay. */
 export function buildTable(model: RevisionModel): RevisionTable {
   const warnings: string[] = [];
-  const byMethod = new Map<string, { spec: Omit<MethodSpec, 'direction'>; from: Set<'client' | 'server'> }>();
+  const byMethod = new Map<string, { spec: Omit<MethodSpec, 'direction'>; from: Set<'client' | 'server'>; gate: { side: 'client' | 'server'; path: readonly string[] } | null }>();
   for (const union of UNIONS) {
     if (model.definitions[union.name] === undefined) continue;
     for (const member of unionMembers(model, union.name)) {
@@ -131,11 +129,12 @@ export function buildTable(model: RevisionModel): RevisionTable {
       const paramsDefinition = isSchemaObject(params) ? refTarget(params.$ref) : null;
       const required = Array.isArray(member.schema.required) ? member.schema.required : [];
       const overlay = CAPABILITY_OVERLAY[method];
-      let capability: readonly string[] | null = null;
+      let gate: { side: 'client' | 'server'; path: readonly string[] } | null = null;
       if (overlay === undefined) warnings.push(`revision ${model.pin.revision}: method ${method} has no capability overlay entry; treating it as ungated`);
-      else if (overlay !== null && capabilityExists(model, overlay.path)) capability = overlay.path;
+      else if (overlay !== null && capabilityExists(model, overlay.side, overlay.path)) gate = { side: overlay.side, path: overlay.path };
       const results = union.kind === 'request' ? resultDefinitions(model, definition) : [];
       byMethod.set(method, {
+        gate,
         from: new Set([union.from]),
         spec: {
           method,
@@ -146,7 +145,7 @@ export function buildTable(model: RevisionModel): RevisionTable {
           paramsSchema: paramsDefinition === null && isSchemaObject(params) ? params : null,
           paramsRequired: required.includes('params'),
           resultDefinitions: results,
-          capability,
+          capability: null,
           paginatedField: results.length > 0 ? paginatedField(model, results[0]!) : null,
           stubName: stubNameFor(union.kind, definition, method),
         },
@@ -154,10 +153,16 @@ export function buildTable(model: RevisionModel): RevisionTable {
     }
   }
   const methods = [...byMethod.values()]
-    .map(({ spec, from }): MethodSpec => ({
-      ...spec,
-      direction: from.size === 2 ? 'both' : from.has('client') ? 'client-to-server' : 'server-to-client',
-    }))
+    .map(({ spec, from, gate }): MethodSpec => {
+      const both = from.size === 2;
+      // Two-way methods follow the usual rule; a one-way method's overlay side tells whose flag it is.
+      const holder = both ? (spec.kind === 'request' ? 'receiver' : 'sender') : from.has(gate?.side ?? 'client') ? 'sender' : 'receiver';
+      return {
+        ...spec,
+        direction: both ? 'both' : from.has('client') ? 'client-to-server' : 'server-to-client',
+        capability: gate === null ? null : { holder, path: gate.path },
+      };
+    })
     .sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
 
   return { methods, errorCodes: errorCodes(model), batching: allowsBatches(model), warnings };

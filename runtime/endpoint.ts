@@ -73,7 +73,7 @@ export abstract class Endpoint {
    */
   protected registerRequestHandler(method: string, handler: RequestHandler<never, unknown>): void {
     const gate = gateOf(method, this.revisionModules);
-    if (gate && !hasCapability(this.ownCapabilities, gate.path)) {
+    if (gate?.holder === 'receiver' && !hasCapability(this.ownCapabilities, gate.path)) {
       throw new SdkError('CAPABILITY_MISSING', `Cannot handle ${method}: capability ${describePath(gate.path)} was not declared`);
     }
     this.protocol.setRequestHandler(method, handler as RequestHandler);
@@ -83,24 +83,27 @@ export abstract class Endpoint {
     this.protocol.setNotificationHandler(method, handler as NotificationHandler);
   }
 
-  /** Sends a request after checking that the peer declared the capability gating it. */
+  /** Sends a request after checking the capability gating it (normally the peer's). */
   protected async sendRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
-    this.requireReady(method);
-    const gate = this.protocol.revision?.methods[method]?.capability;
-    if (gate && !hasCapability(this.peerCapabilitiesValue, gate.path)) {
-      throw new SdkError('CAPABILITY_MISSING', `Cannot send ${method}: the peer did not declare capability ${describePath(gate.path)}`);
-    }
+    this.requireSendable(method);
     return this.protocol.request(method, params as Params | undefined, options ?? {});
   }
 
-  /** Sends a notification after checking that this endpoint declared the capability gating it. */
+  /** Sends a notification after checking the capability gating it (normally this endpoint's). */
   protected async sendNotification(method: string, params: unknown, options?: NotificationOptions): Promise<void> {
+    this.requireSendable(method);
+    return this.protocol.notification(method, params as Params | undefined, options ?? {});
+  }
+
+  private requireSendable(method: string): void {
     this.requireReady(method);
     const gate = this.protocol.revision?.methods[method]?.capability;
-    if (gate && !hasCapability(this.ownCapabilities, gate.path)) {
-      throw new SdkError('CAPABILITY_MISSING', `Cannot send ${method}: capability ${describePath(gate.path)} was not declared`);
+    if (!gate) return;
+    const own = gate.holder === 'sender';
+    if (!hasCapability(own ? this.ownCapabilities : this.peerCapabilitiesValue, gate.path)) {
+      const whose = own ? 'this endpoint did not declare' : 'the peer did not declare';
+      throw new SdkError('CAPABILITY_MISSING', `Cannot send ${method}: ${whose} capability ${describePath(gate.path)}`);
     }
-    return this.protocol.notification(method, params as Params | undefined, options ?? {});
   }
 
   private requireReady(method: string): void {

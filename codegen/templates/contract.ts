@@ -28,12 +28,15 @@ export interface Validator<T = unknown> {
 export type MethodDirection = 'client-to-server' | 'server-to-client' | 'both';
 
 /**
- * The capability a method needs. A request is gated by the capabilities its RECEIVER declared
- * (tools/call needs the server's `tools`); a notification by those its SENDER declared
- * (notifications/roots/list_changed needs the client's `roots.listChanged`). This holds for
- * `both`-direction methods too, so the gate names no side.
+ * The capability a method needs. A request is normally gated by its RECEIVER's declared
+ * capabilities (tools/call needs the server's `tools`) and a notification by its SENDER's
+ * (notifications/tools/list_changed needs the server's `tools.listChanged`); `holder` says which,
+ * so exceptions such as notifications/elicitation/complete (the client's `elicitation.url`)
+ * need no special case in the runtime.
  */
 export interface CapabilityGate {
+  /** Whose declared capabilities must contain `path`. */
+  readonly holder: 'sender' | 'receiver';
   /** Property path inside ClientCapabilities / ServerCapabilities, e.g. `['resources', 'subscribe']`. */
   readonly path: readonly string[];
 }

@@ -16,7 +16,7 @@ export const methods = {
     params: validateCompleteRequest_completion_completeParams,
     resultDefinitions: ['CompleteResult'],
     result: validateCompleteResult,
-    capability: { path: ['completions'] },
+    capability: { holder: 'receiver', path: ['completions'] },
     pagination: null,
   },
   'initialize': {
@@ -44,7 +44,7 @@ export const methods = {
     params: validateSetLevelRequest_logging_setLevelParams,
     resultDefinitions: ['EmptyResult'],
     result: validateEmptyResult,
-    capability: { path: ['logging'] },
+    capability: { holder: 'receiver', path: ['logging'] },
     pagination: null,
   },
   'notifications/cancelled': {
@@ -86,7 +86,7 @@ export const methods = {
     params: validateLoggingMessageNotification_notifications_messageParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['logging'] },
+    capability: { holder: 'sender', path: ['logging'] },
     pagination: null,
   },
   'notifications/progress': {
@@ -114,7 +114,7 @@ export const methods = {
     params: validatePromptListChangedNotification_notifications_prompts_list_changedParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['prompts', 'listChanged'] },
+    capability: { holder: 'sender', path: ['prompts', 'listChanged'] },
     pagination: null,
   },
   'notifications/resources/list_changed': {
@@ -128,7 +128,7 @@ export const methods = {
     params: validateResourceListChangedNotification_notifications_resources_list_changedParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['resources', 'listChanged'] },
+    capability: { holder: 'sender', path: ['resources', 'listChanged'] },
     pagination: null,
   },
   'notifications/resources/updated': {
@@ -142,7 +142,7 @@ export const methods = {
     params: validateResourceUpdatedNotification_notifications_resources_updatedParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['resources', 'subscribe'] },
+    capability: { holder: 'sender', path: ['resources', 'subscribe'] },
     pagination: null,
   },
   'notifications/roots/list_changed': {
@@ -156,7 +156,7 @@ export const methods = {
     params: validateRootsListChangedNotification_notifications_roots_list_changedParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['roots', 'listChanged'] },
+    capability: { holder: 'sender', path: ['roots', 'listChanged'] },
     pagination: null,
   },
   'notifications/tools/list_changed': {
@@ -170,7 +170,7 @@ export const methods = {
     params: validateToolListChangedNotification_notifications_tools_list_changedParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['tools', 'listChanged'] },
+    capability: { holder: 'sender', path: ['tools', 'listChanged'] },
     pagination: null,
   },
   'ping': {
@@ -198,7 +198,7 @@ export const methods = {
     params: validateGetPromptRequest_prompts_getParams,
     resultDefinitions: ['GetPromptResult'],
     result: validateGetPromptResult,
-    capability: { path: ['prompts'] },
+    capability: { holder: 'receiver', path: ['prompts'] },
     pagination: null,
   },
   'prompts/list': {
@@ -212,7 +212,7 @@ export const methods = {
     params: validateListPromptsRequest_prompts_listParams,
     resultDefinitions: ['ListPromptsResult'],
     result: validateListPromptsResult,
-    capability: { path: ['prompts'] },
+    capability: { holder: 'receiver', path: ['prompts'] },
     pagination: { itemsField: 'prompts' },
   },
   'resources/list': {
@@ -226,7 +226,7 @@ export const methods = {
     params: validateListResourcesRequest_resources_listParams,
     resultDefinitions: ['ListResourcesResult'],
     result: validateListResourcesResult,
-    capability: { path: ['resources'] },
+    capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resources' },
   },
   'resources/read': {
@@ -240,7 +240,7 @@ export const methods = {
     params: validateReadResourceRequest_resources_readParams,
     resultDefinitions: ['ReadResourceResult'],
     result: validateReadResourceResult,
-    capability: { path: ['resources'] },
+    capability: { holder: 'receiver', path: ['resources'] },
     pagination: null,
   },
   'resources/subscribe': {
@@ -254,7 +254,7 @@ export const methods = {
     params: validateSubscribeRequest_resources_subscribeParams,
     resultDefinitions: ['EmptyResult'],
     result: validateEmptyResult,
-    capability: { path: ['resources', 'subscribe'] },
+    capability: { holder: 'receiver', path: ['resources', 'subscribe'] },
     pagination: null,
   },
   'resources/templates/list': {
@@ -268,7 +268,7 @@ export const methods = {
     params: validateListResourceTemplatesRequest_resources_templates_listParams,
     resultDefinitions: ['ListResourceTemplatesResult'],
     result: validateListResourceTemplatesResult,
-    capability: { path: ['resources'] },
+    capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resourceTemplates' },
   },
   'resources/unsubscribe': {
@@ -282,7 +282,7 @@ export const methods = {
     params: validateUnsubscribeRequest_resources_unsubscribeParams,
     resultDefinitions: ['EmptyResult'],
     result: validateEmptyResult,
-    capability: { path: ['resources', 'subscribe'] },
+    capability: { holder: 'receiver', path: ['resources', 'subscribe'] },
     pagination: null,
   },
   'roots/list': {
@@ -296,7 +296,7 @@ export const methods = {
     params: validateListRootsRequest_roots_listParams,
     resultDefinitions: ['ListRootsResult'],
     result: validateListRootsResult,
-    capability: { path: ['roots'] },
+    capability: { holder: 'receiver', path: ['roots'] },
     pagination: null,
   },
   'sampling/createMessage': {
@@ -310,7 +310,7 @@ export const methods = {
     params: validateCreateMessageRequest_sampling_createMessageParams,
     resultDefinitions: ['CreateMessageResult'],
     result: validateCreateMessageResult,
-    capability: { path: ['sampling'] },
+    capability: { holder: 'receiver', path: ['sampling'] },
     pagination: null,
   },
   'tools/call': {
@@ -324,7 +324,7 @@ export const methods = {
     params: validateCallToolRequest_tools_callParams,
     resultDefinitions: ['CallToolResult'],
     result: validateCallToolResult,
-    capability: { path: ['tools'] },
+    capability: { holder: 'receiver', path: ['tools'] },
     pagination: null,
   },
   'tools/list': {
@@ -338,7 +338,7 @@ export const methods = {
     params: validateListToolsRequest_tools_listParams,
     resultDefinitions: ['ListToolsResult'],
     result: validateListToolsResult,
-    capability: { path: ['tools'] },
+    capability: { holder: 'receiver', path: ['tools'] },
     pagination: { itemsField: 'tools' },
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;

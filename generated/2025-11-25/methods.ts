@@ -16,7 +16,7 @@ export const methods = {
     params: validateCompleteRequestParams,
     resultDefinitions: ['CompleteResult'],
     result: validateCompleteResult,
-    capability: { path: ['completions'] },
+    capability: { holder: 'receiver', path: ['completions'] },
     pagination: null,
   },
   'elicitation/create': {
@@ -30,7 +30,7 @@ export const methods = {
     params: validateElicitRequestParams,
     resultDefinitions: ['ElicitResult'],
     result: validateElicitResult,
-    capability: { path: ['elicitation'] },
+    capability: { holder: 'receiver', path: ['elicitation'] },
     pagination: null,
   },
   'initialize': {
@@ -58,7 +58,7 @@ export const methods = {
     params: validateSetLevelRequestParams,
     resultDefinitions: ['EmptyResult'],
     result: validateEmptyResult,
-    capability: { path: ['logging'] },
+    capability: { holder: 'receiver', path: ['logging'] },
     pagination: null,
   },
   'notifications/cancelled': {
@@ -86,7 +86,7 @@ export const methods = {
     params: validateElicitationCompleteNotification_notifications_elicitation_completeParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['elicitation', 'url'] },
+    capability: { holder: 'receiver', path: ['elicitation', 'url'] },
     pagination: null,
   },
   'notifications/initialized': {
@@ -114,7 +114,7 @@ export const methods = {
     params: validateLoggingMessageNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['logging'] },
+    capability: { holder: 'sender', path: ['logging'] },
     pagination: null,
   },
   'notifications/progress': {
@@ -142,7 +142,7 @@ export const methods = {
     params: validateNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['prompts', 'listChanged'] },
+    capability: { holder: 'sender', path: ['prompts', 'listChanged'] },
     pagination: null,
   },
   'notifications/resources/list_changed': {
@@ -156,7 +156,7 @@ export const methods = {
     params: validateNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['resources', 'listChanged'] },
+    capability: { holder: 'sender', path: ['resources', 'listChanged'] },
     pagination: null,
   },
   'notifications/resources/updated': {
@@ -170,7 +170,7 @@ export const methods = {
     params: validateResourceUpdatedNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['resources', 'subscribe'] },
+    capability: { holder: 'sender', path: ['resources', 'subscribe'] },
     pagination: null,
   },
   'notifications/roots/list_changed': {
@@ -184,7 +184,7 @@ export const methods = {
     params: validateNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['roots', 'listChanged'] },
+    capability: { holder: 'sender', path: ['roots', 'listChanged'] },
     pagination: null,
   },
   'notifications/tasks/status': {
@@ -198,7 +198,7 @@ export const methods = {
     params: validateTaskStatusNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['tasks'] },
+    capability: { holder: 'sender', path: ['tasks'] },
     pagination: null,
   },
   'notifications/tools/list_changed': {
@@ -212,7 +212,7 @@ export const methods = {
     params: validateNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['tools', 'listChanged'] },
+    capability: { holder: 'sender', path: ['tools', 'listChanged'] },
     pagination: null,
   },
   'ping': {
@@ -240,7 +240,7 @@ export const methods = {
     params: validateGetPromptRequestParams,
     resultDefinitions: ['GetPromptResult'],
     result: validateGetPromptResult,
-    capability: { path: ['prompts'] },
+    capability: { holder: 'receiver', path: ['prompts'] },
     pagination: null,
   },
   'prompts/list': {
@@ -254,7 +254,7 @@ export const methods = {
     params: validatePaginatedRequestParams,
     resultDefinitions: ['ListPromptsResult'],
     result: validateListPromptsResult,
-    capability: { path: ['prompts'] },
+    capability: { holder: 'receiver', path: ['prompts'] },
     pagination: { itemsField: 'prompts' },
   },
   'resources/list': {
@@ -268,7 +268,7 @@ export const methods = {
     params: validatePaginatedRequestParams,
     resultDefinitions: ['ListResourcesResult'],
     result: validateListResourcesResult,
-    capability: { path: ['resources'] },
+    capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resources' },
   },
   'resources/read': {
@@ -282,7 +282,7 @@ export const methods = {
     params: validateReadResourceRequestParams,
     resultDefinitions: ['ReadResourceResult'],
     result: validateReadResourceResult,
-    capability: { path: ['resources'] },
+    capability: { holder: 'receiver', path: ['resources'] },
     pagination: null,
   },
   'resources/subscribe': {
@@ -296,7 +296,7 @@ export const methods = {
     params: validateSubscribeRequestParams,
     resultDefinitions: ['EmptyResult'],
     result: validateEmptyResult,
-    capability: { path: ['resources', 'subscribe'] },
+    capability: { holder: 'receiver', path: ['resources', 'subscribe'] },
     pagination: null,
   },
   'resources/templates/list': {
@@ -310,7 +310,7 @@ export const methods = {
     params: validatePaginatedRequestParams,
     resultDefinitions: ['ListResourceTemplatesResult'],
     result: validateListResourceTemplatesResult,
-    capability: { path: ['resources'] },
+    capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resourceTemplates' },
   },
   'resources/unsubscribe': {
@@ -324,7 +324,7 @@ export const methods = {
     params: validateUnsubscribeRequestParams,
     resultDefinitions: ['EmptyResult'],
     result: validateEmptyResult,
-    capability: { path: ['resources', 'subscribe'] },
+    capability: { holder: 'receiver', path: ['resources', 'subscribe'] },
     pagination: null,
   },
   'roots/list': {
@@ -338,7 +338,7 @@ export const methods = {
     params: validateRequestParams,
     resultDefinitions: ['ListRootsResult'],
     result: validateListRootsResult,
-    capability: { path: ['roots'] },
+    capability: { holder: 'receiver', path: ['roots'] },
     pagination: null,
   },
   'sampling/createMessage': {
@@ -352,7 +352,7 @@ export const methods = {
     params: validateCreateMessageRequestParams,
     resultDefinitions: ['CreateMessageResult'],
     result: validateCreateMessageResult,
-    capability: { path: ['sampling'] },
+    capability: { holder: 'receiver', path: ['sampling'] },
     pagination: null,
   },
   'tasks/cancel': {
@@ -366,7 +366,7 @@ export const methods = {
     params: validateCancelTaskRequest_tasks_cancelParams,
     resultDefinitions: ['CancelTaskResult'],
     result: validateCancelTaskResult,
-    capability: { path: ['tasks', 'cancel'] },
+    capability: { holder: 'receiver', path: ['tasks', 'cancel'] },
     pagination: null,
   },
   'tasks/get': {
@@ -380,7 +380,7 @@ export const methods = {
     params: validateGetTaskRequest_tasks_getParams,
     resultDefinitions: ['GetTaskResult'],
     result: validateGetTaskResult,
-    capability: { path: ['tasks'] },
+    capability: { holder: 'receiver', path: ['tasks'] },
     pagination: null,
   },
   'tasks/list': {
@@ -394,7 +394,7 @@ export const methods = {
     params: validatePaginatedRequestParams,
     resultDefinitions: ['ListTasksResult'],
     result: validateListTasksResult,
-    capability: { path: ['tasks', 'list'] },
+    capability: { holder: 'receiver', path: ['tasks', 'list'] },
     pagination: { itemsField: 'tasks' },
   },
   'tasks/result': {
@@ -408,7 +408,7 @@ export const methods = {
     params: validateGetTaskPayloadRequest_tasks_resultParams,
     resultDefinitions: ['GetTaskPayloadResult'],
     result: validateGetTaskPayloadResult,
-    capability: { path: ['tasks'] },
+    capability: { holder: 'receiver', path: ['tasks'] },
     pagination: null,
   },
   'tools/call': {
@@ -422,7 +422,7 @@ export const methods = {
     params: validateCallToolRequestParams,
     resultDefinitions: ['CallToolResult'],
     result: validateCallToolResult,
-    capability: { path: ['tools'] },
+    capability: { holder: 'receiver', path: ['tools'] },
     pagination: null,
   },
   'tools/list': {
@@ -436,7 +436,7 @@ export const methods = {
     params: validatePaginatedRequestParams,
     resultDefinitions: ['ListToolsResult'],
     result: validateListToolsResult,
-    capability: { path: ['tools'] },
+    capability: { holder: 'receiver', path: ['tools'] },
     pagination: { itemsField: 'tools' },
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;

@@ -17,7 +17,7 @@ export const methods = {
     params: validateCompleteRequestParams,
     resultDefinitions: ['CompleteResult'],
     result: validateCompleteResult,
-    capability: { path: ['completions'] },
+    capability: { holder: 'receiver', path: ['completions'] },
     pagination: null,
   },
   'elicitation/create': {
@@ -31,7 +31,7 @@ export const methods = {
     params: validateElicitRequestParams,
     resultDefinitions: ['ElicitResult'],
     result: validateElicitResult,
-    capability: { path: ['elicitation'] },
+    capability: { holder: 'receiver', path: ['elicitation'] },
     pagination: null,
   },
   'notifications/cancelled': {
@@ -59,7 +59,7 @@ export const methods = {
     params: validateLoggingMessageNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['logging'] },
+    capability: { holder: 'sender', path: ['logging'] },
     pagination: null,
   },
   'notifications/progress': {
@@ -87,7 +87,7 @@ export const methods = {
     params: validateNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['prompts', 'listChanged'] },
+    capability: { holder: 'sender', path: ['prompts', 'listChanged'] },
     pagination: null,
   },
   'notifications/resources/list_changed': {
@@ -101,7 +101,7 @@ export const methods = {
     params: validateNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['resources', 'listChanged'] },
+    capability: { holder: 'sender', path: ['resources', 'listChanged'] },
     pagination: null,
   },
   'notifications/resources/updated': {
@@ -115,7 +115,7 @@ export const methods = {
     params: validateResourceUpdatedNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['resources', 'subscribe'] },
+    capability: { holder: 'sender', path: ['resources', 'subscribe'] },
     pagination: null,
   },
   'notifications/subscriptions/acknowledged': {
@@ -143,7 +143,7 @@ export const methods = {
     params: validateNotificationParams,
     resultDefinitions: [],
     result: null,
-    capability: { path: ['tools', 'listChanged'] },
+    capability: { holder: 'sender', path: ['tools', 'listChanged'] },
     pagination: null,
   },
   'prompts/get': {
@@ -157,7 +157,7 @@ export const methods = {
     params: validateGetPromptRequestParams,
     resultDefinitions: ['GetPromptResult', 'InputRequiredResult'],
     result: byResultType({ 'input_required': validateInputRequiredResult }, validateGetPromptResult),
-    capability: { path: ['prompts'] },
+    capability: { holder: 'receiver', path: ['prompts'] },
     pagination: null,
   },
   'prompts/list': {
@@ -171,7 +171,7 @@ export const methods = {
     params: validatePaginatedRequestParams,
     resultDefinitions: ['ListPromptsResult'],
     result: validateListPromptsResult,
-    capability: { path: ['prompts'] },
+    capability: { holder: 'receiver', path: ['prompts'] },
     pagination: { itemsField: 'prompts' },
   },
   'resources/list': {
@@ -185,7 +185,7 @@ export const methods = {
     params: validatePaginatedRequestParams,
     resultDefinitions: ['ListResourcesResult'],
     result: validateListResourcesResult,
-    capability: { path: ['resources'] },
+    capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resources' },
   },
   'resources/read': {
@@ -199,7 +199,7 @@ export const methods = {
     params: validateReadResourceRequestParams,
     resultDefinitions: ['ReadResourceResult', 'InputRequiredResult'],
     result: byResultType({ 'input_required': validateInputRequiredResult }, validateReadResourceResult),
-    capability: { path: ['resources'] },
+    capability: { holder: 'receiver', path: ['resources'] },
     pagination: null,
   },
   'resources/templates/list': {
@@ -213,7 +213,7 @@ export const methods = {
     params: validatePaginatedRequestParams,
     resultDefinitions: ['ListResourceTemplatesResult'],
     result: validateListResourceTemplatesResult,
-    capability: { path: ['resources'] },
+    capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resourceTemplates' },
   },
   'roots/list': {
@@ -227,7 +227,7 @@ export const methods = {
     params: validateListRootsRequest_roots_listParams,
     resultDefinitions: ['ListRootsResult'],
     result: validateListRootsResult,
-    capability: { path: ['roots'] },
+    capability: { holder: 'receiver', path: ['roots'] },
     pagination: null,
   },
   'sampling/createMessage': {
@@ -241,7 +241,7 @@ export const methods = {
     params: validateCreateMessageRequestParams,
     resultDefinitions: ['CreateMessageResult'],
     result: validateCreateMessageResult,
-    capability: { path: ['sampling'] },
+    capability: { holder: 'receiver', path: ['sampling'] },
     pagination: null,
   },
   'server/discover': {
@@ -283,7 +283,7 @@ export const methods = {
     params: validateCallToolRequestParams,
     resultDefinitions: ['CallToolResult', 'InputRequiredResult'],
     result: byResultType({ 'input_required': validateInputRequiredResult }, validateCallToolResult),
-    capability: { path: ['tools'] },
+    capability: { holder: 'receiver', path: ['tools'] },
     pagination: null,
   },
   'tools/list': {
@@ -297,7 +297,7 @@ export const methods = {
     params: validatePaginatedRequestParams,
     resultDefinitions: ['ListToolsResult'],
     result: validateListToolsResult,
-    capability: { path: ['tools'] },
+    capability: { holder: 'receiver', path: ['tools'] },
     pagination: { itemsField: 'tools' },
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;

@@ -7,16 +7,16 @@ import { StdioServerTransport } from '../runtime/node/index.js';
 
 const server = new Server({ name: 'mcpgen-demo', version: '0.1.0' }, { capabilities: { tools: {}, resources: {} } });
 
-const tools = [
+const tools: Stateful.Tool[] = [
   {
     name: 'echo',
     description: 'Echoes the text back.',
-    inputSchema: { type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] },
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
   },
   {
     name: 'add',
     description: 'Adds two numbers.',
-    inputSchema: { type: 'object' as const, properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
   },
 ];
 

@@ -39,7 +39,7 @@ export type PaginatedMethod = {
 
 /** The item type of a paginated list method (`Tool` for tools/list). */
 export type PageItem<M extends PaginatedMethod> = {
-  [K in keyof ClientRequests[M]['result']]: K extends '_meta' | 'nextCursor' ? never : NonNullable<ClientRequests[M]['result'][K]> extends ReadonlyArray<infer I> ? I : never;
+  [K in keyof ClientRequests[M]['result']]-?: K extends '_meta' | 'nextCursor' ? never : NonNullable<ClientRequests[M]['result'][K]> extends ReadonlyArray<infer I> ? I : never;
 }[keyof ClientRequests[M]['result']];
 
 /** Options of {@link Client.listAll}. */

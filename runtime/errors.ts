@@ -91,3 +91,8 @@ export function messageOf(error: unknown): string {
   }
   return typeof error === 'string' ? error : String(error);
 }
+
+/** The thrown value itself when it is an Error, otherwise an Error carrying its message. */
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(messageOf(error));
+}

@@ -29,6 +29,8 @@ export interface PendingRequest {
   readonly tracksProgress: boolean;
   readonly onprogress?: ((progress: Progress) => void) | undefined;
   readonly policy: TimeoutPolicy;
+  /** The incoming request this one was sent for, so its cancellation is routed alike. */
+  readonly relatedRequestId?: RequestId | undefined;
   /** Settles the caller's promise; called by whoever removed the entry. */
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: Error) => void;

@@ -1,42 +1,33 @@
 import type { RevisionModule } from './contract.js';
-import { messageOf, ProtocolError, SdkError } from './errors.js';
-import { errorCode, type StandardErrorName } from './jsonrpc-codes.js';
+import { Dispatcher } from './dispatcher.js';
+import { asError, messageOf, SdkError } from './errors.js';
 import {
-  classifyMessage,
-  isErrorResponse,
-  isJsonObject,
-  isRequestId,
   JSONRPC_VERSION,
-  type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCRequest,
-  type JSONRPCResponse,
   type RequestId,
 } from './jsonrpc.js';
+import { paramsIssues, withProgressToken } from './message-params.js';
 import {
   mayBeSentBy,
   MethodTable,
-  peerOf,
   type CustomNotificationSpec,
   type CustomRequestSpec,
   type ResolvedMethod,
   type Side,
 } from './method-table.js';
-import { PendingRequests, type PendingRequest, type Progress } from './pending-requests.js';
-import {
-  createRequestContext,
-  type Meta,
-  type NotificationHandler,
-  type NotificationOptions,
-  type Params,
-  type RequestHandler,
-  type RequestOptions,
+import { PendingRequests } from './pending-requests.js';
+import type {
+  NotificationHandler,
+  NotificationOptions,
+  Params,
+  RequestHandler,
+  RequestOptions,
 } from './request-context.js';
-import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST, PROGRESS_NOTIFICATION } from './special-methods.js';
+import { CANCELLED_NOTIFICATION } from './special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from './transport.js';
-import { checkValue, describeIssues, missingParamsIssue, type IssueReport } from './validation.js';
-import { ParseFailure } from './wire-format.js';
+import { describeIssues } from './validation.js';
 
 /** The per-request timeout used when neither the engine nor the call sets one: 60 seconds. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -87,9 +78,7 @@ export class Protocol {
   private readonly validateOutgoing: boolean;
   private readonly defaultTimeoutMs: number;
   private readonly pending: PendingRequests;
-  private readonly requestHandlers = new Map<string, RequestHandler>();
-  private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly dispatcher: Dispatcher;
   private connection: Transport | undefined;
   private nextId = 1;
 
@@ -101,8 +90,17 @@ export class Protocol {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.onerror = options.onerror;
     this.pending = new PendingRequests((request, error) => {
-      this.sendCancellation(request.id, error.message);
+      this.sendCancellation(request.id, error.message, request.relatedRequestId);
       request.reject(error);
+    });
+    this.dispatcher = new Dispatcher({
+      side: this.side,
+      methods: this.methods,
+      pending: this.pending,
+      validateIncoming: this.validateIncoming,
+      validateOutgoing: this.validateOutgoing,
+      sender: this,
+      report: (error) => this.report(error),
     });
   }
 
@@ -163,22 +161,22 @@ export class Protocol {
 
   /** Registers the handler of an incoming request method, replacing any previous one. */
   setRequestHandler<P = Params | undefined, R = unknown>(method: string, handler: RequestHandler<P, R>): void {
-    this.requestHandlers.set(method, handler as unknown as RequestHandler);
+    this.dispatcher.requestHandlers.set(method, handler as unknown as RequestHandler);
   }
 
   /** Unregisters a request handler; the method is then answered with METHOD_NOT_FOUND. */
   removeRequestHandler(method: string): void {
-    this.requestHandlers.delete(method);
+    this.dispatcher.requestHandlers.delete(method);
   }
 
   /** Registers the handler of an incoming notification method, replacing any previous one. */
   setNotificationHandler<P = Params | undefined>(method: string, handler: NotificationHandler<P>): void {
-    this.notificationHandlers.set(method, handler as unknown as NotificationHandler);
+    this.dispatcher.notificationHandlers.set(method, handler as unknown as NotificationHandler);
   }
 
   /** Unregisters a notification handler. */
   removeNotificationHandler(method: string): void {
-    this.notificationHandlers.delete(method);
+    this.dispatcher.notificationHandlers.delete(method);
   }
 
   /**
@@ -235,6 +233,7 @@ export class Protocol {
         resultValidator: this.validateIncoming ? info.result : null,
         tracksProgress,
         onprogress: options.onprogress,
+        relatedRequestId: options.relatedRequestId,
         policy: {
           timeoutMs: options.timeout ?? this.defaultTimeoutMs,
           resetOnProgress: options.resetTimeoutOnProgress ?? false,
@@ -280,219 +279,14 @@ export class Protocol {
     if (transport !== this.connection) {
       return;
     }
-    if (value instanceof ParseFailure) {
-      const reply = value.kind === 'invalid-json'
-        ? this.errorResponse(null, 'PARSE_ERROR', `Parse error: ${value.detail}`)
-        : this.errorResponse(null, 'INVALID_REQUEST', `Invalid Request: ${value.detail}`);
-      this.reply(transport, reply);
-      return;
-    }
-    if (Array.isArray(value)) {
-      void this.receiveBatch(transport, value, extra);
-      return;
-    }
-    void this.dispatch(value, extra).then((reply) => {
-      if (reply !== undefined) {
-        this.reply(transport, reply, reply.id ?? undefined);
+    void this.dispatcher.receive(value, extra).then((reply) => {
+      if (reply === undefined || transport !== this.connection) {
+        return;
       }
+      transmit(transport, reply.message, relatedOptions(reply.relatedRequestId)).catch((error: unknown) => {
+        this.report(new SdkError('SEND_FAILED', `Failed to send a reply: ${messageOf(error)}`, { cause: error }));
+      });
     });
-  }
-
-  private async receiveBatch(transport: Transport, items: unknown[], extra: MessageExtra | undefined): Promise<void> {
-    const refusal = this.batchRefusal(items);
-    if (refusal !== undefined) {
-      this.reply(transport, this.errorResponse(null, 'INVALID_REQUEST', `Invalid Request: ${refusal}`));
-      return;
-    }
-    const replies = await Promise.all(items.map((item) => this.dispatch(item, extra)));
-    const answered = replies.filter((reply): reply is JSONRPCResponse => reply !== undefined);
-    if (answered.length > 0) {
-      this.reply(transport, answered);
-    }
-  }
-
-  private batchRefusal(items: unknown[]): string | undefined {
-    const revision = this.revision;
-    if (revision === undefined) {
-      return 'batches are not accepted before a revision is bound';
-    }
-    if (!revision.batching) {
-      return `revision ${revision.revision} does not allow JSON-RPC batches`;
-    }
-    if (items.length === 0) {
-      return 'empty batch';
-    }
-    if (items.some((item) => isJsonObject(item) && item.method === INITIALIZE_REQUEST)) {
-      return `${INITIALIZE_REQUEST} must not be part of a batch`;
-    }
-    return undefined;
-  }
-
-  /** Handles one non-batch message; resolves with the reply to send, if any. Never rejects. */
-  private async dispatch(value: unknown, extra: MessageExtra | undefined): Promise<JSONRPCResponse | undefined> {
-    const classified = classifyMessage(value);
-    switch (classified.kind) {
-      case 'invalid':
-        return this.errorResponse(classified.id, 'INVALID_REQUEST', `Invalid Request: ${classified.reason}`);
-      case 'request':
-        return this.handleRequest(classified.message, extra);
-      case 'notification':
-        this.handleNotification(classified.message, extra);
-        return undefined;
-      case 'response':
-        this.handleResponse(classified.message);
-        return undefined;
-    }
-  }
-
-  private async handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined): Promise<JSONRPCResponse | undefined> {
-    const { id, method, params } = message;
-    const info = this.methods.lookup(method);
-    const handler = this.requestHandlers.get(method);
-    if (!this.acceptsFromPeer(info, 'request') || handler === undefined) {
-      return this.errorResponse(id, 'METHOD_NOT_FOUND', `Method not found: ${method}`);
-    }
-    if (this.inflight.has(id)) {
-      return this.errorResponse(id, 'INVALID_REQUEST', `Invalid Request: id ${JSON.stringify(id)} is already in use`);
-    }
-    const issues = this.validateIncoming ? paramsIssues(info, params) : null;
-    if (issues !== null) {
-      const text = `Invalid params for ${method}: ${describeIssues(issues, 'params')}`;
-      return this.errorResponse(id, 'INVALID_PARAMS', text, { issues });
-    }
-    const controller = new AbortController();
-    this.inflight.set(id, controller);
-    const context = createRequestContext({
-      method,
-      requestId: id,
-      signal: controller.signal,
-      meta: metaOf(params),
-      extra,
-      sender: this,
-    });
-    let result: unknown;
-    try {
-      result = await handler(params as Params | undefined, context);
-    } catch (error) {
-      return controller.signal.aborted ? undefined : this.handlerFailure(id, error);
-    } finally {
-      if (this.inflight.get(id) === controller) {
-        this.inflight.delete(id);
-      }
-    }
-    if (controller.signal.aborted) {
-      return undefined;
-    }
-    return this.resultResponse(id, info, result ?? {});
-  }
-
-  private resultResponse(id: RequestId, info: ResolvedMethod, result: unknown): JSONRPCResponse {
-    const issues = this.validateOutgoing && info.result !== null ? checkValue(info.result, result) : null;
-    if (issues !== null) {
-      const text = `Handler for ${info.method} returned an invalid result: ${describeIssues(issues, 'result')}`;
-      this.report(new SdkError('INVALID_RESULT', text, { data: { issues } }));
-      return this.errorResponse(id, 'INTERNAL_ERROR', text);
-    }
-    return { jsonrpc: JSONRPC_VERSION, id, result };
-  }
-
-  private handlerFailure(id: RequestId, error: unknown): JSONRPCErrorResponse {
-    if (error instanceof ProtocolError) {
-      return { jsonrpc: JSONRPC_VERSION, id, error: error.toJSON() };
-    }
-    return this.errorResponse(id, 'INTERNAL_ERROR', messageOf(error));
-  }
-
-  private handleNotification(message: JSONRPCNotification, extra: MessageExtra | undefined): void {
-    const { method, params } = message;
-    const info = this.methods.lookup(method);
-    if (!this.acceptsFromPeer(info, 'notification')) {
-      this.report(new SdkError('UNKNOWN_METHOD', `Dropped notification ${method}: not a notification the ${peerOf(this.side)} may send`));
-      return;
-    }
-    const issues = this.validateIncoming ? paramsIssues(info, params) : null;
-    if (issues !== null) {
-      const text = `Dropped invalid notification ${method}: ${describeIssues(issues, 'params')}`;
-      this.report(new SdkError('INVALID_NOTIFICATION', text, { data: { issues } }));
-      return;
-    }
-    if (method === CANCELLED_NOTIFICATION) {
-      this.applyCancellation(params);
-    } else if (method === PROGRESS_NOTIFICATION) {
-      this.applyProgress(params);
-    }
-    const handler = this.notificationHandlers.get(method);
-    if (handler === undefined) {
-      return;
-    }
-    const context = { method, _meta: metaOf(params), extra };
-    void (async () => handler(params as Params | undefined, context))().catch((error: unknown) => {
-      this.report(error instanceof Error ? error : new Error(messageOf(error)));
-    });
-  }
-
-  private applyCancellation(params: unknown): void {
-    const requestId = isJsonObject(params) ? params.requestId : undefined;
-    if (!isRequestId(requestId)) {
-      return;
-    }
-    const controller = this.inflight.get(requestId);
-    if (controller === undefined) {
-      return;
-    }
-    this.inflight.delete(requestId);
-    const reason = isJsonObject(params) && typeof params.reason === 'string' ? params.reason : undefined;
-    const text = reason === undefined ? 'Cancelled by peer' : `Cancelled by peer: ${reason}`;
-    controller.abort(new SdkError('REQUEST_CANCELLED', text, { data: { reason } }));
-  }
-
-  private applyProgress(params: unknown): void {
-    if (!isJsonObject(params)) {
-      return;
-    }
-    const request = this.pending.touch(params.progressToken);
-    if (request === undefined) {
-      this.report(new SdkError('UNEXPECTED_RESPONSE', `Progress for unknown token ${JSON.stringify(params.progressToken)}`));
-      return;
-    }
-    if (request.onprogress === undefined) {
-      return;
-    }
-    try {
-      request.onprogress(progressOf(params));
-    } catch (error) {
-      this.report(error instanceof Error ? error : new Error(messageOf(error)));
-    }
-  }
-
-  private handleResponse(message: JSONRPCResponse): void {
-    if (message.id === null) {
-      const error = ProtocolError.fromError((message as JSONRPCErrorResponse).error);
-      this.report(new ProtocolError(error.code, `Peer reported an error without request id: ${error.message}`, error.data));
-      return;
-    }
-    const request = this.pending.take(message.id);
-    if (request === undefined) {
-      this.report(new SdkError('UNEXPECTED_RESPONSE', `Response for unknown request id ${JSON.stringify(message.id)}`, {
-        data: { id: message.id },
-      }));
-      return;
-    }
-    if (isErrorResponse(message)) {
-      request.reject(ProtocolError.fromError(message.error));
-      return;
-    }
-    this.settleResult(request, message.result);
-  }
-
-  private settleResult(request: PendingRequest, result: unknown): void {
-    const issues = request.resultValidator === null ? null : checkValue(request.resultValidator, result);
-    if (issues === null) {
-      request.resolve(result);
-      return;
-    }
-    const text = `Invalid result for ${request.method}: ${describeIssues(issues, 'result')}`;
-    request.reject(new SdkError('INVALID_RESULT', text, { data: { issues } }));
   }
 
   private handleClose(transport: Transport): void {
@@ -507,20 +301,12 @@ export class Protocol {
       { cause: reason },
     );
     this.pending.rejectAll(error);
-    const controllers = [...this.inflight.values()];
-    this.inflight.clear();
-    for (const controller of controllers) {
-      controller.abort(error);
-    }
+    this.dispatcher.abortAll(error);
     try {
       this.onclose?.();
     } catch (callbackError) {
-      this.report(callbackError instanceof Error ? callbackError : new Error(messageOf(callbackError)));
+      this.report(asError(callbackError));
     }
-  }
-
-  private acceptsFromPeer(info: ResolvedMethod | undefined, kind: ResolvedMethod['kind']): info is ResolvedMethod {
-    return info !== undefined && info.kind === kind && !info.embedded && mayBeSentBy(info.direction, peerOf(this.side));
   }
 
   private resolveOutgoing(method: string, kind: ResolvedMethod['kind']): ResolvedMethod {
@@ -556,22 +342,8 @@ export class Protocol {
       return;
     }
     this.notification(CANCELLED_NOTIFICATION, { requestId, reason }, { relatedRequestId }).catch((error: unknown) => {
-      this.report(error instanceof Error ? error : new Error(messageOf(error)));
+      this.report(asError(error));
     });
-  }
-
-  private reply(transport: Transport, reply: JSONRPCResponse | JSONRPCResponse[], relatedRequestId?: RequestId): void {
-    if (transport !== this.connection) {
-      return;
-    }
-    transmit(transport, reply, relatedOptions(relatedRequestId)).catch((error: unknown) => {
-      this.report(new SdkError('SEND_FAILED', `Failed to send a reply: ${messageOf(error)}`, { cause: error }));
-    });
-  }
-
-  private errorResponse(id: RequestId | null, name: StandardErrorName, message: string, data?: unknown): JSONRPCErrorResponse {
-    const error = new ProtocolError(errorCode(this.revision, name), message, data);
-    return { jsonrpc: JSONRPC_VERSION, id, error: error.toJSON() };
   }
 
   private report(error: Error): void {
@@ -594,33 +366,6 @@ async function transmit(
 
 function relatedOptions(relatedRequestId: RequestId | undefined): TransportSendOptions | undefined {
   return relatedRequestId === undefined ? undefined : { relatedRequestId };
-}
-
-function paramsIssues(info: ResolvedMethod, params: unknown): IssueReport[] | null {
-  if (params === undefined) {
-    return info.paramsRequired ? missingParamsIssue() : null;
-  }
-  return checkValue(info.params, params);
-}
-
-function metaOf(params: unknown): Meta | undefined {
-  return isJsonObject(params) && isJsonObject(params._meta) ? params._meta : undefined;
-}
-
-function withProgressToken(params: Params | undefined, token: number): Params {
-  const meta = isJsonObject(params?._meta) ? params._meta : {};
-  return { ...params, _meta: { ...meta, progressToken: token } };
-}
-
-function progressOf(params: { [key: string]: unknown }): Progress {
-  const progress: { progress: number; total?: number; message?: string } = { progress: params.progress as number };
-  if (typeof params.total === 'number') {
-    progress.total = params.total;
-  }
-  if (typeof params.message === 'string') {
-    progress.message = params.message;
-  }
-  return progress;
 }
 
 function reasonText(reason: unknown): string {

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage, RequestId } from './jsonrpc.js';
 
+/** Re-exported so transport authors find the failure marker next to the contract. */
 export { ParseFailure, type ParseFailureKind } from './wire-format.js';
 
 /** Per-send hints a transport may use for routing. */

@@ -19,6 +19,8 @@ export const DEFAULT_KILL_TIMEOUT_MS = 2_000;
 const STDERR_TAIL_IN_ERRORS = 2_000;
 /** How long output still in the pipes may take to arrive after the child exited. */
 const OUTPUT_FLUSH_MS = 500;
+/** How long to wait for the exit event once the process group was killed. */
+const REAP_WAIT_MS = 1_000;
 
 /** Options of a {@link StdioClientTransport}. */
 export interface StdioClientTransportOptions {
@@ -63,6 +65,8 @@ export class StdioClientTransport implements Transport {
   private readonly decoder: LineDecoder;
   private child: ChildProcessWithoutNullStreams | undefined;
   private exit: ExitStatus | undefined;
+  /** Resolves on the child's 'exit' event. */
+  private exited: Promise<void> = Promise.resolve();
   private stdoutEnded = false;
   private shutdown: Promise<void> | undefined;
   private reason: Error | undefined;
@@ -143,6 +147,7 @@ export class StdioClientTransport implements Transport {
   }
 
   private wire(child: ChildProcessWithoutNullStreams): void {
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     child.stdout.on('data', (chunk: Buffer) => this.decoder.push(chunk));
     child.stdout.on('end', () => {
       this.stdoutEnded = true;
@@ -176,10 +181,11 @@ export class StdioClientTransport implements Transport {
     }
     if (this.exit === undefined) {
       child.stdin.end();
-      await waitUntilFalse(() => this.exit === undefined, this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
+      await within(this.exited, this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
     }
     // Even after the leader exited, others in its group (grandchildren) may still run.
     await this.terminate(child);
+    await within(this.exited, REAP_WAIT_MS);
     this.detach(child);
     this.onclose?.();
   }
@@ -219,6 +225,19 @@ export class StdioClientTransport implements Transport {
     const status = this.exit?.signal != null ? `signal ${this.exit.signal}` : `code ${this.exit?.code ?? 'unknown'}`;
     const tail = this.stderrTail.tail(STDERR_TAIL_IN_ERRORS).trim();
     return `server process ${this.options.command} exited with ${status}${tail === '' ? '' : `; stderr: ${tail}`}`;
+  }
+}
+
+/** Waits for `promise`, but no longer than `ms`. */
+async function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -5,6 +5,7 @@ import type { MessageExtra, Transport, TransportSendOptions } from '../transport
 import { decodeMessage, encodeMessage, ParseFailure } from '../wire-format.js';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.js';
 
+/** Re-exported because the option it defaults belongs to this transport. */
 export { DEFAULT_MAX_LINE_BYTES };
 
 /** Options of a {@link StdioServerTransport}. */

@@ -1,0 +1,298 @@
+import { asError, messageOf, ProtocolError, SdkError } from './errors.js';
+import { errorCode, type StandardErrorName } from './jsonrpc-codes.js';
+import {
+  classifyMessage,
+  isErrorResponse,
+  isJsonObject,
+  isRequestId,
+  JSONRPC_VERSION,
+  type JSONRPCErrorResponse,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type RequestId,
+} from './jsonrpc.js';
+import { mayBeSentBy, peerOf, type MethodTable, type ResolvedMethod, type Side } from './method-table.js';
+import { metaOf, paramsIssues, progressOf } from './message-params.js';
+import type { PendingRequest, PendingRequests } from './pending-requests.js';
+import {
+  createRequestContext,
+  type ContextSender,
+  type NotificationHandler,
+  type Params,
+  type RequestHandler,
+} from './request-context.js';
+import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST, PROGRESS_NOTIFICATION } from './special-methods.js';
+import type { MessageExtra } from './transport.js';
+import { checkValue, describeIssues } from './validation.js';
+import { ParseFailure } from './wire-format.js';
+
+/** What the dispatcher shares with the engine that owns it. */
+export interface DispatchHost {
+  readonly side: Side;
+  readonly methods: MethodTable;
+  /** Outgoing requests, which incoming responses and progress notifications settle. */
+  readonly pending: PendingRequests;
+  readonly validateIncoming: boolean;
+  readonly validateOutgoing: boolean;
+  /** Sends on behalf of handler contexts. */
+  readonly sender: ContextSender;
+  /** Receives problems nobody can be answered about. */
+  report(error: Error): void;
+}
+
+/** A reply to send for one inbound value. */
+export interface Reply {
+  readonly message: JSONRPCResponse | JSONRPCResponse[];
+  /** The request a single response answers, as a transport routing hint. */
+  readonly relatedRequestId?: RequestId | undefined;
+}
+
+/**
+ * Handles everything that arrives on a connection: decodes nothing (transports did), but
+ * classifies, checks against the method table, runs handlers, settles outgoing requests, and
+ * works out the reply. It never sends by itself; the engine sends what `receive` resolves with.
+ */
+export class Dispatcher {
+  /** Incoming request handlers by method. */
+  readonly requestHandlers = new Map<string, RequestHandler>();
+  /** Incoming notification handlers by method. */
+  readonly notificationHandlers = new Map<string, NotificationHandler>();
+
+  private readonly host: DispatchHost;
+  /** Incoming requests whose handlers are running, by request id. */
+  private readonly inflight = new Map<RequestId, AbortController>();
+
+  constructor(host: DispatchHost) {
+    this.host = host;
+  }
+
+  /**
+   * Handles one inbound value (a message, a batch, or a ParseFailure) and resolves with the
+   * reply to send, if any. Never rejects.
+   */
+  async receive(value: unknown, extra: MessageExtra | undefined): Promise<Reply | undefined> {
+    if (value instanceof ParseFailure) {
+      return {
+        message: value.kind === 'invalid-json'
+          ? this.errorResponse(null, 'PARSE_ERROR', `Parse error: ${value.detail}`)
+          : this.errorResponse(null, 'INVALID_REQUEST', `Invalid Request: ${value.detail}`),
+      };
+    }
+    if (Array.isArray(value)) {
+      return this.receiveBatch(value, extra);
+    }
+    const response = await this.dispatch(value, extra);
+    return response === undefined ? undefined : { message: response, relatedRequestId: response.id ?? undefined };
+  }
+
+  /** Aborts every running handler; their replies are then suppressed. */
+  abortAll(reason: Error): void {
+    const controllers = [...this.inflight.values()];
+    this.inflight.clear();
+    for (const controller of controllers) {
+      controller.abort(reason);
+    }
+  }
+
+  private async receiveBatch(items: unknown[], extra: MessageExtra | undefined): Promise<Reply | undefined> {
+    const refusal = this.batchRefusal(items);
+    if (refusal !== undefined) {
+      return { message: this.errorResponse(null, 'INVALID_REQUEST', `Invalid Request: ${refusal}`) };
+    }
+    const responses = await Promise.all(items.map((item) => this.dispatch(item, extra)));
+    const answered = responses.filter((response): response is JSONRPCResponse => response !== undefined);
+    return answered.length === 0 ? undefined : { message: answered };
+  }
+
+  private batchRefusal(items: unknown[]): string | undefined {
+    const revision = this.host.methods.revision;
+    if (revision === undefined) {
+      return 'batches are not accepted before a revision is bound';
+    }
+    if (!revision.batching) {
+      return `revision ${revision.revision} does not allow JSON-RPC batches`;
+    }
+    if (items.length === 0) {
+      return 'empty batch';
+    }
+    if (items.some((item) => isJsonObject(item) && item.method === INITIALIZE_REQUEST)) {
+      return `${INITIALIZE_REQUEST} must not be part of a batch`;
+    }
+    return undefined;
+  }
+
+  private async dispatch(value: unknown, extra: MessageExtra | undefined): Promise<JSONRPCResponse | undefined> {
+    const classified = classifyMessage(value);
+    switch (classified.kind) {
+      case 'invalid':
+        return this.errorResponse(classified.id, 'INVALID_REQUEST', `Invalid Request: ${classified.reason}`);
+      case 'request':
+        return this.handleRequest(classified.message, extra);
+      case 'notification':
+        this.handleNotification(classified.message, extra);
+        return undefined;
+      case 'response':
+        this.handleResponse(classified.message);
+        return undefined;
+    }
+  }
+
+  private async handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined): Promise<JSONRPCResponse | undefined> {
+    const { id, method, params } = message;
+    const info = this.host.methods.lookup(method);
+    const handler = this.requestHandlers.get(method);
+    if (!this.acceptsFromPeer(info, 'request') || handler === undefined) {
+      return this.errorResponse(id, 'METHOD_NOT_FOUND', `Method not found: ${method}`);
+    }
+    if (this.inflight.has(id)) {
+      return this.errorResponse(id, 'INVALID_REQUEST', `Invalid Request: id ${JSON.stringify(id)} is already in use`);
+    }
+    const issues = this.host.validateIncoming ? paramsIssues(info, params) : null;
+    if (issues !== null) {
+      const text = `Invalid params for ${method}: ${describeIssues(issues, 'params')}`;
+      return this.errorResponse(id, 'INVALID_PARAMS', text, { issues });
+    }
+    const controller = new AbortController();
+    this.inflight.set(id, controller);
+    const context = createRequestContext({
+      method,
+      requestId: id,
+      signal: controller.signal,
+      meta: metaOf(params),
+      extra,
+      sender: this.host.sender,
+    });
+    let result: unknown;
+    try {
+      result = await handler(params as Params | undefined, context);
+    } catch (error) {
+      return controller.signal.aborted ? undefined : this.handlerFailure(id, error);
+    } finally {
+      if (this.inflight.get(id) === controller) {
+        this.inflight.delete(id);
+      }
+    }
+    if (controller.signal.aborted) {
+      return undefined;
+    }
+    return this.resultResponse(id, info, result ?? {});
+  }
+
+  private resultResponse(id: RequestId, info: ResolvedMethod, result: unknown): JSONRPCResponse {
+    const issues = this.host.validateOutgoing && info.result !== null ? checkValue(info.result, result) : null;
+    if (issues !== null) {
+      const text = `Handler for ${info.method} returned an invalid result: ${describeIssues(issues, 'result')}`;
+      this.host.report(new SdkError('INVALID_RESULT', text, { data: { issues } }));
+      return this.errorResponse(id, 'INTERNAL_ERROR', text);
+    }
+    return { jsonrpc: JSONRPC_VERSION, id, result };
+  }
+
+  private handlerFailure(id: RequestId, error: unknown): JSONRPCErrorResponse {
+    if (error instanceof ProtocolError) {
+      return { jsonrpc: JSONRPC_VERSION, id, error: error.toJSON() };
+    }
+    return this.errorResponse(id, 'INTERNAL_ERROR', messageOf(error));
+  }
+
+  private handleNotification(message: JSONRPCNotification, extra: MessageExtra | undefined): void {
+    const { method, params } = message;
+    const info = this.host.methods.lookup(method);
+    if (!this.acceptsFromPeer(info, 'notification')) {
+      const peer = peerOf(this.host.side);
+      this.host.report(new SdkError('UNKNOWN_METHOD', `Dropped notification ${method}: not a notification the ${peer} may send`));
+      return;
+    }
+    const issues = this.host.validateIncoming ? paramsIssues(info, params) : null;
+    if (issues !== null) {
+      const text = `Dropped invalid notification ${method}: ${describeIssues(issues, 'params')}`;
+      this.host.report(new SdkError('INVALID_NOTIFICATION', text, { data: { issues } }));
+      return;
+    }
+    if (method === CANCELLED_NOTIFICATION) {
+      this.applyCancellation(params);
+    } else if (method === PROGRESS_NOTIFICATION) {
+      this.applyProgress(params);
+    }
+    const handler = this.notificationHandlers.get(method);
+    if (handler === undefined) {
+      return;
+    }
+    const context = { method, _meta: metaOf(params), extra };
+    void (async () => handler(params as Params | undefined, context))().catch((error: unknown) => {
+      this.host.report(asError(error));
+    });
+  }
+
+  private applyCancellation(params: unknown): void {
+    const requestId = isJsonObject(params) ? params.requestId : undefined;
+    if (!isRequestId(requestId)) {
+      return;
+    }
+    const controller = this.inflight.get(requestId);
+    if (controller === undefined) {
+      // Already answered, or never seen: cancellation is advisory, so this is not an error.
+      return;
+    }
+    this.inflight.delete(requestId);
+    const reason = isJsonObject(params) && typeof params.reason === 'string' ? params.reason : undefined;
+    const text = reason === undefined ? 'Cancelled by peer' : `Cancelled by peer: ${reason}`;
+    controller.abort(new SdkError('REQUEST_CANCELLED', text, { data: { reason } }));
+  }
+
+  private applyProgress(params: unknown): void {
+    if (!isJsonObject(params)) {
+      return;
+    }
+    const request = this.host.pending.touch(params.progressToken);
+    if (request === undefined) {
+      this.host.report(new SdkError('UNEXPECTED_RESPONSE', `Progress for unknown token ${JSON.stringify(params.progressToken)}`));
+      return;
+    }
+    try {
+      request.onprogress?.(progressOf(params));
+    } catch (error) {
+      this.host.report(asError(error));
+    }
+  }
+
+  private handleResponse(message: JSONRPCResponse): void {
+    if (message.id === null) {
+      const error = ProtocolError.fromError((message as JSONRPCErrorResponse).error);
+      this.host.report(new ProtocolError(error.code, `Peer reported an error without request id: ${error.message}`, error.data));
+      return;
+    }
+    const request = this.host.pending.take(message.id);
+    if (request === undefined) {
+      this.host.report(new SdkError('UNEXPECTED_RESPONSE', `Response for unknown request id ${JSON.stringify(message.id)}`, {
+        data: { id: message.id },
+      }));
+      return;
+    }
+    if (isErrorResponse(message)) {
+      request.reject(ProtocolError.fromError(message.error));
+      return;
+    }
+    this.settleResult(request, message.result);
+  }
+
+  private settleResult(request: PendingRequest, result: unknown): void {
+    const issues = request.resultValidator === null ? null : checkValue(request.resultValidator, result);
+    if (issues === null) {
+      request.resolve(result);
+      return;
+    }
+    const text = `Invalid result for ${request.method}: ${describeIssues(issues, 'result')}`;
+    request.reject(new SdkError('INVALID_RESULT', text, { data: { issues } }));
+  }
+
+  private acceptsFromPeer(info: ResolvedMethod | undefined, kind: ResolvedMethod['kind']): info is ResolvedMethod {
+    return info !== undefined && info.kind === kind && !info.embedded && mayBeSentBy(info.direction, peerOf(this.host.side));
+  }
+
+  private errorResponse(id: RequestId | null, name: StandardErrorName, message: string, data?: unknown): JSONRPCErrorResponse {
+    const error = new ProtocolError(errorCode(this.host.methods.revision, name), message, data);
+    return { jsonrpc: JSONRPC_VERSION, id, error: error.toJSON() };
+  }
+}

@@ -7,6 +7,7 @@ import { defaultEnvironment } from './default-environment.js';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.js';
 import { terminateGroup, waitUntilFalse } from './process-group.js';
 import { TextTail } from './text-tail.js';
+import { writeWithBackpressure } from './write-with-backpressure.js';
 
 /** Default number of stderr characters kept: 64 Ki. */
 export const DEFAULT_STDERR_CAPACITY = 64 * 1024;
@@ -135,7 +136,7 @@ export class StdioClientTransport implements Transport {
       return Promise.reject(new SdkError('NOT_CONNECTED', 'StdioClientTransport is not running'));
     }
     const line = `${encodeMessage(message)}\n`;
-    const written = this.writeChain.then(() => writeLine(child, line));
+    const written = this.writeChain.then(() => writeWithBackpressure(child.stdin, line));
     this.writeChain = written.catch(() => undefined);
     return written;
   }
@@ -241,27 +242,3 @@ async function within(promise: Promise<void>, ms: number): Promise<void> {
   }
 }
 
-function writeLine(child: ChildProcessWithoutNullStreams, line: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const stdin = child.stdin;
-    const onError = (error: Error): void => {
-      cleanup();
-      reject(error);
-    };
-    const onDrain = (): void => {
-      cleanup();
-      resolve();
-    };
-    const cleanup = (): void => {
-      stdin.off('error', onError);
-      stdin.off('drain', onDrain);
-    };
-    stdin.once('error', onError);
-    if (stdin.write(line)) {
-      cleanup();
-      resolve();
-    } else {
-      stdin.once('drain', onDrain);
-    }
-  });
-}

@@ -4,6 +4,7 @@ import type { JSONRPCMessage } from '../jsonrpc.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../wire-format.js';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.js';
+import { writeWithBackpressure } from './write-with-backpressure.js';
 
 /** Re-exported because the option it defaults belongs to this transport. */
 export { DEFAULT_MAX_LINE_BYTES };
@@ -91,27 +92,7 @@ export class StdioServerTransport implements Transport {
     if (this.closed) {
       return Promise.reject(new SdkError('NOT_CONNECTED', 'StdioServerTransport is closed'));
     }
-    return new Promise<void>((resolve, reject) => {
-      const onError = (error: Error): void => {
-        cleanup();
-        reject(error);
-      };
-      const onDrain = (): void => {
-        cleanup();
-        resolve();
-      };
-      const cleanup = (): void => {
-        this.output.off('error', onError);
-        this.output.off('drain', onDrain);
-      };
-      this.output.once('error', onError);
-      if (this.output.write(line)) {
-        cleanup();
-        resolve();
-      } else {
-        this.output.once('drain', onDrain);
-      }
-    });
+    return writeWithBackpressure(this.output, line);
   }
 
   private readonly handleData = (chunk: Buffer | string): void => {

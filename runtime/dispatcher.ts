@@ -15,6 +15,7 @@ import {
 import { mayBeSentBy, peerOf, type MethodTable, type ResolvedMethod, type Side } from './method-table.js';
 import { metaOf, paramsIssues, progressOf } from './message-params.js';
 import type { PendingRequest, PendingRequests } from './pending-requests.js';
+import { LazyAbort } from './lazy-abort.js';
 import {
   createRequestContext,
   type ContextSender,
@@ -61,7 +62,7 @@ export class Dispatcher {
 
   private readonly host: DispatchHost;
   /** Incoming requests whose handlers are running, by request id. */
-  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly inflight = new Map<RequestId, LazyAbort>();
 
   constructor(host: DispatchHost) {
     this.host = host;
@@ -153,12 +154,12 @@ export class Dispatcher {
       const text = `Invalid params for ${method}: ${describeIssues(issues, 'params')}`;
       return this.errorResponse(id, 'INVALID_PARAMS', text, { issues });
     }
-    const controller = new AbortController();
+    const controller = new LazyAbort();
     this.inflight.set(id, controller);
     const context = createRequestContext({
       method,
       requestId: id,
-      signal: controller.signal,
+      abort: controller,
       meta: metaOf(params),
       extra,
       sender: this.host.sender,
@@ -167,13 +168,13 @@ export class Dispatcher {
     try {
       result = await handler(params as Params | undefined, context);
     } catch (error) {
-      return controller.signal.aborted ? undefined : this.handlerFailure(id, error);
+      return controller.aborted ? undefined : this.handlerFailure(id, error);
     } finally {
       if (this.inflight.get(id) === controller) {
         this.inflight.delete(id);
       }
     }
-    if (controller.signal.aborted) {
+    if (controller.aborted) {
       return undefined;
     }
     return this.resultResponse(id, info, result ?? {});

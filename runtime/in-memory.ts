@@ -3,10 +3,20 @@ import type { JSONRPCMessage } from './jsonrpc.js';
 import type { MessageExtra, Transport, TransportSendOptions } from './transport.js';
 import { decodeMessage, encodeMessage } from './wire-format.js';
 
+/** Options of {@link createLinkedPair}. */
+export interface LinkedPairOptions {
+  /**
+   * Carry messages as JSON text, exactly as on a real wire, so that values JSON cannot carry
+   * (undefined members, functions, cycles) behave as in production and no object is shared
+   * between the two ends. Default false: messages are handed over as they are, which is what an
+   * in-process connection is for, so neither end may mutate a message after sending it.
+   */
+  readonly serialize?: boolean;
+}
+
 /**
- * One end of an in-process connection. Messages cross as JSON text, exactly as on a real wire,
- * so that values JSON cannot carry (undefined members, functions, cycles) behave as they would
- * in production rather than leaking object identity between the two ends.
+ * One end of an in-process connection; delivery is asynchronous (one microtask later) and in
+ * order, like a real transport.
  */
 export class InMemoryTransport implements Transport {
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
@@ -14,10 +24,15 @@ export class InMemoryTransport implements Transport {
   onerror?: (error: Error) => void;
 
   private peer: InMemoryTransport | undefined;
+  private readonly serialize: boolean;
   private started = false;
   private closed = false;
   /** Frames that arrived before start(); delivered once started, in order. */
-  private backlog: string[] = [];
+  private backlog: unknown[] = [];
+
+  constructor(options: LinkedPairOptions = {}) {
+    this.serialize = options.serialize ?? false;
+  }
 
   /** Links two ends; used by {@link createLinkedPair}. */
   static link(a: InMemoryTransport, b: InMemoryTransport): void {
@@ -47,7 +62,7 @@ export class InMemoryTransport implements Transport {
     if (this.closed || peer === undefined) {
       throw new SdkError('NOT_CONNECTED', 'InMemoryTransport is closed');
     }
-    peer.accept(encodeMessage(message));
+    peer.accept(this.serialize ? encodeMessage(message) : message);
   }
 
   /** Closes this end and the peer; each fires `onclose` once. */
@@ -62,7 +77,7 @@ export class InMemoryTransport implements Transport {
     await peer?.close();
   }
 
-  private accept(frame: string): void {
+  private accept(frame: unknown): void {
     if (this.closed) {
       return;
     }
@@ -73,19 +88,19 @@ export class InMemoryTransport implements Transport {
     this.schedule(frame);
   }
 
-  private schedule(frame: string): void {
+  private schedule(frame: unknown): void {
     queueMicrotask(() => {
       if (!this.closed) {
-        this.onmessage?.(decodeMessage(frame));
+        this.onmessage?.(typeof frame === 'string' ? decodeMessage(frame) : frame);
       }
     });
   }
 }
 
 /** Creates two transports wired to each other, e.g. `[clientSide, serverSide]`. */
-export function createLinkedPair(): [InMemoryTransport, InMemoryTransport] {
-  const a = new InMemoryTransport();
-  const b = new InMemoryTransport();
+export function createLinkedPair(options: LinkedPairOptions = {}): [InMemoryTransport, InMemoryTransport] {
+  const a = new InMemoryTransport(options);
+  const b = new InMemoryTransport(options);
   InMemoryTransport.link(a, b);
   return [a, b];
 }

@@ -6,7 +6,7 @@ export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotif
 export { Server, type ServerOptions, type ServerRequestHandler, type ServerNotificationHandler } from './server.js';
 export { Protocol, DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol.js';
 export { ProtocolError, SdkError, type SdkErrorCode } from './errors.js';
-export { InMemoryTransport, createLinkedPair } from './in-memory.js';
+export { InMemoryTransport, createLinkedPair, type LinkedPairOptions } from './in-memory.js';
 export type { Transport, TransportSendOptions, MessageExtra } from './transport.js';
 export { ParseFailure } from './wire-format.js';
 export type { RequestContext, NotificationContext, RequestOptions, NotificationOptions, RequestHandler, NotificationHandler } from './request-context.js';
@@ -19,3 +19,24 @@ export type { RevisionModule, MethodInfo, Validator, ValidationIssue, Era } from
 export { Stateful, Stateless, latestStatefulRevision, latestStatelessRevision } from '../generated/latest.js';
 /** The newest released revision's types, one per schema definition. */
 export type * from '../generated/latest.js';
+export { SseParser, type ParsedSseEvent, type SseParserHandlers, type SseParserOptions } from './http/sse-parser.js';
+export { HttpTransportError, findHttpTransportError, type HttpTransportErrorDetails } from './http/client-errors.js';
+export type { FetchLike, HeadersSource, HttpClientOptions } from './http/client-request.js';
+export { DEFAULT_RECONNECT_POLICY, type ReconnectOptions, type ReconnectPolicy } from './http/client-reconnect.js';
+export {
+  StreamableHttpClientTransport,
+  SESSION_ID_HEADER,
+  PROTOCOL_VERSION_HEADER,
+  TRANSPORT_LOST_RESPONSE_CODE,
+  type StreamableHttpClientTransportOptions,
+  type SessionRenewal,
+} from './http/client-transport.js';
+export { LegacySseClientTransport, DEFAULT_ENDPOINT_TIMEOUT_MS, type LegacySseClientTransportOptions } from './http/legacy-sse-client.js';
+export {
+  FallbackHttpClientTransport,
+  connectWithFallback,
+  FALLBACK_STATUSES,
+  type FallbackOptions,
+  type HttpTransportKind,
+  type Connectable,
+} from './http/fallback.js';

@@ -88,45 +88,70 @@ export interface ContextSender {
 export interface RequestContextInit {
   readonly method: string;
   readonly requestId: RequestId;
-  readonly signal: AbortSignal;
+  /** Source of the handler's signal, read lazily (see LazyAbort). */
+  readonly abort: { readonly signal: AbortSignal };
   readonly meta: Meta | undefined;
   readonly extra: MessageExtra | undefined;
   readonly sender: ContextSender;
 }
 
+/**
+ * The context handed to a request handler. A class rather than an object of closures, because
+ * one is built for every request: its methods live on the prototype, and its signal is created
+ * only when a handler reads it.
+ */
+class HandlerContext implements RequestContext {
+  readonly method: string;
+  readonly requestId: RequestId;
+  readonly _meta: Meta | undefined;
+  readonly extra: MessageExtra | undefined;
+  private readonly abort: { readonly signal: AbortSignal };
+  private readonly sender: ContextSender;
+
+  constructor(init: RequestContextInit) {
+    this.method = init.method;
+    this.requestId = init.requestId;
+    this._meta = init.meta;
+    this.extra = init.extra;
+    this.abort = init.abort;
+    this.sender = init.sender;
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  sendNotification(method: string, params?: Params): Promise<void> {
+    return this.sender.notification(method, params, { relatedRequestId: this.requestId });
+  }
+
+  sendRequest<R = unknown>(method: string, params?: Params, options: RequestOptions = {}): Promise<R> {
+    const signal = options.signal === undefined ? this.signal : AbortSignal.any([this.signal, options.signal]);
+    return this.sender.request(method, params, { ...options, signal, relatedRequestId: this.requestId }) as Promise<R>;
+  }
+
+  async reportProgress(progress: number, total?: number, message?: string): Promise<void> {
+    const progressToken = this._meta?.progressToken;
+    if (typeof progressToken !== 'string' && typeof progressToken !== 'number') {
+      return;
+    }
+    const params: Params = { progressToken, progress };
+    if (total !== undefined) {
+      params.total = total;
+    }
+    if (message !== undefined) {
+      params.message = message;
+    }
+    await this.sender.notification(PROGRESS_NOTIFICATION, params, { relatedRequestId: this.requestId });
+  }
+
+  log(level: string, data: unknown, logger?: string): Promise<void> {
+    const params: Params = logger === undefined ? { level, data } : { level, data, logger };
+    return this.sender.notification(LOG_NOTIFICATION, params, { relatedRequestId: this.requestId });
+  }
+}
+
 /** Builds the context handed to a request handler. */
 export function createRequestContext(init: RequestContextInit): RequestContext {
-  const { requestId, signal, meta, sender } = init;
-  const related: NotificationOptions = { relatedRequestId: requestId };
-  const progressToken = meta?.progressToken;
-  const hasToken = typeof progressToken === 'string' || typeof progressToken === 'number';
-  return {
-    method: init.method,
-    requestId,
-    signal,
-    _meta: meta,
-    extra: init.extra,
-    sendNotification: (method, params) => sender.notification(method, params, related),
-    sendRequest: <R>(method: string, params?: Params, options: RequestOptions = {}) => {
-      const combined = options.signal === undefined ? signal : AbortSignal.any([signal, options.signal]);
-      return sender.request(method, params, { ...options, signal: combined, relatedRequestId: requestId }) as Promise<R>;
-    },
-    reportProgress: async (progress, total, message) => {
-      if (!hasToken) {
-        return;
-      }
-      const params: Params = { progressToken, progress };
-      if (total !== undefined) {
-        params.total = total;
-      }
-      if (message !== undefined) {
-        params.message = message;
-      }
-      await sender.notification(PROGRESS_NOTIFICATION, params, related);
-    },
-    log: (level, data, logger) => {
-      const params: Params = logger === undefined ? { level, data } : { level, data, logger };
-      return sender.notification(LOG_NOTIFICATION, params, related);
-    },
-  };
+  return new HandlerContext(init);
 }

@@ -31,8 +31,20 @@ describe('createLinkedPair', () => {
     await vi.waitFor(() => expect(received).toHaveBeenCalledWith({ jsonrpc: '2.0', method: 'early' }));
   });
 
-  it('carries messages as JSON, not as shared objects', async () => {
+  it('hands messages over as they are by default', async () => {
     const [a, b] = createLinkedPair();
+    const received: Record<string, unknown>[] = [];
+    b.onmessage = (message) => received.push(message as Record<string, unknown>);
+    await a.start();
+    await b.start();
+    const message = { jsonrpc: '2.0' as const, method: 'x', params: { kept: 1 } };
+    await a.send(message);
+    await vi.waitFor(() => expect(received).toHaveLength(1));
+    expect(received[0]).toBe(message);
+  });
+
+  it('carries messages as JSON, not as shared objects, when asked to serialize', async () => {
+    const [a, b] = createLinkedPair({ serialize: true });
     const received: Record<string, unknown>[] = [];
     b.onmessage = (message) => received.push(message as Record<string, unknown>);
     await a.start();

@@ -1,0 +1,87 @@
+/**
+ * The small request/reply abstraction the HTTP server core is written against. Adapters turn a
+ * platform request (Fetch `Request`, Node `IncomingMessage`) into an {@link HttpRequestView}
+ * and write an {@link HttpReply} back in the platform's own way, so the core never touches a
+ * platform stream type and the Node adapter needs no Web-stream round trip.
+ */
+
+/** Response headers as plain name → value pairs. */
+export type HeaderMap = Record<string, string>;
+
+/** The outcome of reading a request body with a size limit. */
+export type BodyText =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly reason: 'too-large' | 'invalid-utf8' | 'unreadable' };
+
+/** An inbound HTTP request as the core handler sees it. Adapters build one per request. */
+export interface HttpRequestView {
+  /** The request method in upper case. */
+  readonly method: string;
+  /** The URL path without the query, e.g. `/mcp`. */
+  readonly path: string;
+  /** The query parameters. */
+  readonly query: URLSearchParams;
+  /** A header value by case-insensitive name; repeated headers are joined with `, `. */
+  header(name: string): string | undefined;
+  /**
+   * Reads the whole body as UTF-8 text, giving up as soon as it exceeds `maxBytes` so that an
+   * oversized body is never buffered. Called at most once per request.
+   */
+  readBody(maxBytes: number): Promise<BodyText>;
+  /** Aborts when the client goes away before the reply was handed over, where the platform tells. */
+  readonly signal?: AbortSignal | undefined;
+  /** The local address the request arrived on (e.g. `127.0.0.1`), where the platform tells. */
+  readonly localAddress?: string | undefined;
+}
+
+/**
+ * Where a streamed reply goes. The adapter owns the platform stream; the core writes text
+ * chunks, ends the stream, and learns when the client disconnected.
+ */
+export interface StreamSink {
+  /** Writes one chunk; a no-op once the stream ended. */
+  write(chunk: string): void;
+  /** Ends the response. */
+  end(): void;
+  /** Registers the one listener called when the stream ends, from either side. */
+  onclose(listener: () => void): void;
+}
+
+/** A reply whose whole body is known up front (JSON, an error, or no body at all). */
+export interface BodyReply {
+  readonly kind: 'body';
+  readonly status: number;
+  readonly headers: HeaderMap;
+  /** The body text; absent for 202/204-style replies. */
+  readonly body?: string | undefined;
+}
+
+/**
+ * A streamed reply (Server-Sent Events). The adapter writes status and headers, then calls
+ * `open` exactly once with a sink for the body.
+ */
+export interface StreamReply {
+  readonly kind: 'stream';
+  readonly status: number;
+  readonly headers: HeaderMap;
+  open(sink: StreamSink): void;
+}
+
+/** What the core answers a request with. */
+export type HttpReply = BodyReply | StreamReply;
+
+/** Live resource counts of one handler, exposed for introspection and leak checks. */
+export interface ResourceCounts {
+  /** SSE responses currently open. */
+  connections: number;
+  /** Timers currently armed (keep-alive intervals, reply holds, idle sweeps). */
+  timers: number;
+}
+
+/** Returns `reply` with `extra` headers added (existing names win only when `extra` lacks them). */
+export function withHeaders(reply: HttpReply, extra: HeaderMap): HttpReply {
+  if (Object.keys(extra).length === 0) {
+    return reply;
+  }
+  return { ...reply, headers: { ...reply.headers, ...extra } };
+}

@@ -1,0 +1,317 @@
+/**
+ * The engine-facing half of the Streamable HTTP server: one {@link Transport} per session (or
+ * per request in stateless mode) that routes each outgoing message to the stream it belongs
+ * to, using `relatedRequestId` and response ids.
+ */
+import { SdkError } from '../errors.js';
+import { isJsonObject, type JSONRPCMessage, type RequestId } from '../jsonrpc.js';
+import type { MessageExtra, Transport, TransportSendOptions } from '../transport.js';
+import type { HttpReply } from './http-types.js';
+import { errorReply, errorResponse, TRANSPORT_ERROR_CODES } from './replies.js';
+import { replayOnly, SseStream, type ReplayedEvent, type StreamSettings } from './sse-stream.js';
+
+/** The first revision whose streams start with a priming event and support server-side closing. */
+export const POLLING_REVISION = '2025-11-25';
+
+/**
+ * What handlers find in `context.extra` on the HTTP transport, beyond the session id.
+ * Read it with {@link httpExtra}.
+ */
+export interface HttpMessageExtra extends MessageExtra {
+  /**
+   * Closes the HTTP connection of the stream this request is answered on, without ending the
+   * stream (SEP-1699 polling, 2025-11-25 and later, event store required): the client
+   * reconnects after the `retry` interval and receives what was sent meanwhile. Resolves false
+   * where that is not possible.
+   */
+  readonly closeStream?: () => Promise<boolean>;
+  /** Closes the connection of the session's standalone GET stream the same way. */
+  readonly closeStandaloneStream?: () => Promise<boolean>;
+  /** The HTTP request's headers (lower-case names). */
+  readonly requestHeaders?: (name: string) => string | undefined;
+}
+
+/** Reads the HTTP-specific members of a handler context's `extra`. */
+export function httpExtra(context: { readonly extra: MessageExtra | undefined }): HttpMessageExtra {
+  return (context.extra ?? {}) as HttpMessageExtra;
+}
+
+/** Construction options of a {@link StreamableServerTransport}. */
+export interface StreamableServerTransportOptions {
+  /** The session id; undefined in stateless mode. */
+  readonly sessionId: string | undefined;
+  /** Prefix of every stream id of this transport; it is how replay recognises its own streams. */
+  readonly streamPrefix: string;
+  readonly settings: StreamSettings;
+  /** The negotiated revision, once known; decides on priming events. */
+  readonly revision: () => string | undefined;
+}
+
+/**
+ * A Streamable HTTP server transport. The HTTP side hands it POSTed messages with
+ * {@link accept} / {@link acceptRequests}, opens and resumes GET streams; the engine side sends
+ * through {@link send}, which routes:
+ * - a response to the stream of the request it answers;
+ * - a request or notification with `relatedRequestId` to that request's stream;
+ * - anything else to the standalone GET stream (a request fails fast when there is none,
+ *   since it could never be answered; a notification is dropped).
+ */
+export class StreamableServerTransport implements Transport {
+  onmessage?: (message: unknown, extra?: MessageExtra) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  /** Internal: fires once after `onclose`, for the session registry (the engine owns `onclose`). */
+  onended?: (() => void) | undefined;
+  /** Internal: fires when a request stream lost its connection (stateless mode closes then). */
+  onstreamdisconnect?: ((stream: SseStream) => void) | undefined;
+  /** Internal: fires when a request stream finished. */
+  onstreamfinish?: ((stream: SseStream) => void) | undefined;
+
+  readonly sessionId: string | undefined;
+
+  private readonly options: StreamableServerTransportOptions;
+  /** Unanswered request id → the stream its response goes to. */
+  private readonly routes = new Map<RequestId, SseStream>();
+  /** Streams still running, by stream id, for resumption. */
+  private readonly streams = new Map<string, SseStream>();
+  private standalone: SseStream | undefined;
+  private nextStream = 1;
+  private started = false;
+  private closed = false;
+
+  constructor(options: StreamableServerTransportOptions) {
+    this.options = options;
+    this.sessionId = options.sessionId;
+  }
+
+  /** True after `close()` or once the session ended. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Requests received and not answered yet. */
+  get pendingRequests(): number {
+    return this.routes.size;
+  }
+
+  /** Streams still running (POST streams with unanswered requests, the standalone stream). */
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
+  /** HTTP connections currently carrying this transport's streams. */
+  get openConnections(): number {
+    let count = 0;
+    for (const stream of this.streams.values()) {
+      if (stream.connected) count++;
+    }
+    return count;
+  }
+
+  /** True while a GET connection carries the standalone stream. */
+  get hasStandaloneConnection(): boolean {
+    return this.standalone?.connected ?? false;
+  }
+
+  /** Whether `id` is a request of this session still being answered. */
+  hasPendingRequest(id: RequestId): boolean {
+    return this.routes.has(id);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) {
+      throw new SdkError('ALREADY_CONNECTED', 'StreamableServerTransport already started');
+    }
+    this.started = true;
+  }
+
+  send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+    if (this.closed) {
+      return Promise.reject(new SdkError('NOT_CONNECTED', 'The HTTP session is closed'));
+    }
+    if (isResponseMessage(message)) {
+      return this.sendResponse(message);
+    }
+    const related = options?.relatedRequestId;
+    const owner = related === undefined ? undefined : this.routes.get(related);
+    if (owner !== undefined && !owner.isFinished) {
+      return owner.deliver(message, false);
+    }
+    const standalone = this.standalone;
+    if (standalone !== undefined && standalone.canDeliver) {
+      return standalone.deliver(message, false);
+    }
+    if (isRequestMessage(message)) {
+      return Promise.reject(new Error('No SSE stream is open to carry a server-initiated request; the client has no GET stream'));
+    }
+    return Promise.resolve();
+  }
+
+  private sendResponse(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+    const answered = responseIds(message);
+    const stream = answered.length === 0 ? undefined : this.routes.get(answered[0]!);
+    if (stream === undefined) {
+      // Responses never go to the standalone stream; one without an open request is dropped.
+      this.onerror?.(new Error(`No open stream for the response to request ${JSON.stringify(answered[0] ?? null)}; it is dropped`));
+      return Promise.resolve();
+    }
+    for (const id of answered) {
+      if (this.routes.get(id) === stream) {
+        this.routes.delete(id);
+        stream.pending.delete(id);
+      }
+    }
+    return stream.deliver(message, stream.pending.size === 0);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
+    const closing = [...this.streams.values()].map((stream) =>
+      stream.terminate((id) => errorResponse(id, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'The MCP session closed before the request completed')),
+    );
+    this.routes.clear();
+    this.streams.clear();
+    this.standalone = undefined;
+    await Promise.allSettled(closing);
+    this.onclose?.();
+    const ended = this.onended;
+    this.onended = undefined;
+    ended?.();
+  }
+
+  /** Hands POSTed notifications and responses (no requests) to the engine. */
+  accept(value: unknown, extra: HttpMessageExtra): void {
+    if (!this.closed) {
+      this.onmessage?.(value, extra);
+    }
+  }
+
+  /**
+   * Hands a POST body containing requests to the engine and resolves with its HTTP reply:
+   * JSON when the first outbound message is the final response, otherwise an SSE stream.
+   * `signal` aborts when the client leaves before the reply is handed over.
+   */
+  acceptRequests(value: unknown, requestIds: readonly RequestId[], extra: HttpMessageExtra, signal?: AbortSignal): Promise<HttpReply> {
+    if (this.closed) {
+      return Promise.resolve(errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found'));
+    }
+    const stream = this.createStream('request', requestIds);
+    for (const id of requestIds) {
+      this.routes.set(id, stream);
+    }
+    if (signal !== undefined) {
+      const onAbort = (): void => stream.abandon();
+      if (signal.aborted) {
+        onAbort();
+      } else {
+        signal.addEventListener('abort', onAbort, { once: true });
+        void stream.reply.then(() => signal.removeEventListener('abort', onAbort));
+      }
+    }
+    const withStream: HttpMessageExtra = { ...extra, closeStream: () => stream.closeConnection() };
+    this.onmessage?.(value, withStream);
+    return stream.reply;
+  }
+
+  /** Opens the standalone stream on a GET without Last-Event-ID; 409 while one is connected. */
+  openStandalone(): HttpReply {
+    if (this.closed) {
+      return errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found');
+    }
+    if (this.standalone?.connected === true) {
+      return errorReply(409, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Conflict: only one standalone SSE stream is allowed per session');
+    }
+    this.standalone ??= this.createStream('standalone', []);
+    return this.standalone.connect();
+  }
+
+  /** Closes the standalone stream's connection for SEP-1699 polling; false where impossible. */
+  closeStandaloneStream(): Promise<boolean> {
+    return this.standalone?.closeConnection() ?? Promise.resolve(false);
+  }
+
+  /** Closes the connection of the stream answering `requestId`; false where impossible. */
+  closeStream(requestId: RequestId): Promise<boolean> {
+    return this.routes.get(requestId)?.closeConnection() ?? Promise.resolve(false);
+  }
+
+  /**
+   * Resumes the stream that `lastEventId` belongs to. Replayed events are collected before
+   * anything is written, because only the stream id returned by the store tells whether the
+   * event belongs to this session; a foreign or unknown id is refused with 400.
+   */
+  async resume(lastEventId: string): Promise<HttpReply> {
+    const store = this.options.settings.eventStore;
+    if (store === undefined || this.sessionId === undefined) {
+      return this.openStandalone();
+    }
+    const replayed: ReplayedEvent[] = [];
+    const streamId = await store.replayEventsAfter(lastEventId, (id, message) => {
+      replayed.push({ id, message });
+    });
+    if (streamId === undefined || !streamId.startsWith(`${this.options.streamPrefix}.`)) {
+      return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Bad Request: unknown or expired Last-Event-ID');
+    }
+    if (this.closed) {
+      return errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found');
+    }
+    const live = this.streams.get(streamId);
+    if (live !== undefined) {
+      return live.resume(lastEventId, replayed);
+    }
+    // The stream already delivered its last message: replay what the client missed, then end.
+    return replayOnly(this.options.settings, replayed);
+  }
+
+  private createStream(kind: 'request' | 'standalone', requestIds: readonly RequestId[]): SseStream {
+    const revision = this.options.revision();
+    const resumable = this.sessionId !== undefined;
+    const stream = new SseStream({
+      id: `${this.options.streamPrefix}.${this.nextStream++}`,
+      kind,
+      requestIds,
+      priming: resumable && revision !== undefined && revision >= POLLING_REVISION,
+      resumable,
+      settings: this.options.settings,
+      hooks: {
+        onfinish: (finished) => {
+          this.streams.delete(finished.id);
+          for (const id of finished.pending) {
+            if (this.routes.get(id) === finished) this.routes.delete(id);
+          }
+          if (this.standalone === finished) this.standalone = undefined;
+          this.onstreamfinish?.(finished);
+        },
+        ondisconnect: (disconnected) => this.onstreamdisconnect?.(disconnected),
+      },
+    });
+    this.streams.set(stream.id, stream);
+    return stream;
+  }
+}
+
+/** The ids a response or a batch of responses answers, in order; empty for anything else. */
+function responseIds(message: JSONRPCMessage | JSONRPCMessage[]): RequestId[] {
+  const items = Array.isArray(message) ? message : [message];
+  const ids: RequestId[] = [];
+  for (const item of items) {
+    if (isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item)) {
+      const id = (item as { id?: unknown }).id;
+      if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/** True for a response, or a batch whose first member is a response. */
+function isResponseMessage(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
+  const first = Array.isArray(message) ? message[0] : message;
+  return isJsonObject(first) && !('method' in first) && ('result' in first || 'error' in first);
+}
+
+function isRequestMessage(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
+  return !Array.isArray(message) && 'method' in message && 'id' in message;
+}

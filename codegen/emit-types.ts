@@ -1,6 +1,6 @@
 import { compile } from 'json-schema-to-typescript';
 import type { RevisionModel } from './model.js';
-import { isSchemaObject, mapSchema, refTarget, type Schema } from './schema-walk.js';
+import { ANNOTATION_KEYWORDS, isSchemaObject, mapSchema, refTarget, type Schema } from './schema-walk.js';
 
 /**
  * Typedoc links in the schema's descriptions lost their separator upstream
@@ -8,8 +8,9 @@ import { isSchemaObject, mapSchema, refTarget, type Schema } from './schema-walk
  * the prefix is a definition name, so editors show a working link.
  */
 export function repairLinks(text: string, names: ReadonlySet<string>): string {
-  return text.replace(/\{@link ([A-Za-z0-9_]+)([^}\s][^}]*)?\}/g, (whole, word: string, rest: string | undefined) => {
-    if (rest !== undefined) return whole;
+  // The target is one token that may contain the method's `/`; links with a label, a member
+  // path (`Tool.outputSchema`) or a separator already are left alone.
+  return text.replace(/\{@link ([A-Za-z0-9_/]+)\}/g, (whole, word: string) => {
     if (names.has(word)) return whole;
     for (let cut = word.length - 1; cut > 0; cut--) {
       if (names.has(word.slice(0, cut))) return `{@link ${word.slice(0, cut)} | ${word.slice(cut)}}`;
@@ -34,9 +35,10 @@ export function metaTargets(model: RevisionModel): Set<string> {
 
 /**
  * Prepares one definition for json-schema-to-typescript: `$ref`s become references to the
- * named type (no `Foo1` copies, no lost aliases), nested titles are dropped (they would spawn
- * extra interfaces), objects are closed unless the schema opens them, and `_meta` objects stay
- * open so users can add keys such as `traceparent`.
+ * named type (no `Foo1` copies, no lost aliases), nodes with no validation keyword become
+ * `unknown`, nested titles are dropped (they would spawn extra interfaces), objects are closed
+ * unless the schema opens them, and `_meta` objects stay open so users can add keys such as
+ * `traceparent`.
  */
 export function prepareForTypes(def: Schema, names: ReadonlySet<string>, open: ReadonlySet<string>, isOpen: boolean): Schema {
   const prepared = mapSchema(def, (schema, path) => {
@@ -50,6 +52,9 @@ export function prepareForTypes(def: Schema, names: ReadonlySet<string>, open: R
     if (target !== null) {
       delete out.$ref;
       out.tsType = target;
+    } else if (Object.keys(out).every((key) => ANNOTATION_KEYWORDS.has(key))) {
+      // Accepts any JSON value; json-schema-to-typescript would guess an object from the description.
+      out.tsType = 'unknown';
     }
     const meta = isSchemaObject(out.properties) ? out.properties._meta : undefined;
     if (isSchemaObject(meta) && meta.tsType === undefined && meta.type === 'object' && meta.additionalProperties === undefined) {

@@ -1,6 +1,6 @@
 /**
- * Helpers the compiled validators call. They replace the modules ajv's standalone output
- * would otherwise `require()`, so generated code has no runtime dependency and no eval.
+ * Helpers the compiled validators call. They replace the CommonJS modules ajv's standalone
+ * output would otherwise load, so generated code has no runtime dependency and no eval.
  */
 import type { Validator } from './contract.js';
 

@@ -48,6 +48,11 @@ export function prepareForTypes(def: Schema, names: ReadonlySet<string>, open: R
       if (key === 'description' && typeof value === 'string') out[key] = repairLinks(value, names);
       else out[key] = value;
     }
+    // `anyOf` alternatives that only require members (at least one of A or B) constrain values,
+    // not shapes: the members are declared in `properties` already, so the type omits them.
+    if (Array.isArray(out.anyOf) && out.anyOf.every((alt) => isSchemaObject(alt) && Object.keys(alt).every((key) => key === 'required'))) {
+      delete out.anyOf;
+    }
     const target = refTarget(out.$ref);
     if (target !== null) {
       delete out.$ref;

@@ -39,7 +39,10 @@ function exportIdentifier(name: string, hash: string): string {
  */
 export function emitSharedValidators(models: readonly RevisionModel[], targetsByRevision: ReadonlyMap<string, readonly ValidatorTarget[]>): SharedValidators {
   const ajv = new Ajv.default({
+    // strict rejects unknown (e.g. 2020-12-only) keywords, naming the definition; required-only
+    // `anyOf` alternatives (at least one of A or B) are legitimate, so strictRequired is off.
     strict: true,
+    strictRequired: false,
     allowUnionTypes: true,
     inlineRefs: false,
     code: { source: true, esm: true, lines: false, optimize: true },

@@ -22,7 +22,7 @@ export const validateCallToolRequestParams = V.CallToolRequestParams_a9f760f5 as
 /** Checks a value against the `CallToolResult` definition. */
 export const validateCallToolResult = V.CallToolResult_cdd5ecb3 as Validator<T.CallToolResult>;
 /** Checks a value against the `CallToolResultResponse` definition. */
-export const validateCallToolResultResponse = V.CallToolResultResponse_7ed60645 as Validator<T.CallToolResultResponse>;
+export const validateCallToolResultResponse = V.CallToolResultResponse_96d4b76c as Validator<T.CallToolResultResponse>;
 /** Checks a value against the `CancelledNotification` definition. */
 export const validateCancelledNotification = V.CancelledNotification_1baba9fd as Validator<T.CancelledNotification>;
 /** Checks a value against the `CancelledNotificationParams` definition. */
@@ -84,7 +84,7 @@ export const validateGetPromptRequestParams = V.GetPromptRequestParams_c66b12da 
 /** Checks a value against the `GetPromptResult` definition. */
 export const validateGetPromptResult = V.GetPromptResult_51465005 as Validator<T.GetPromptResult>;
 /** Checks a value against the `GetPromptResultResponse` definition. */
-export const validateGetPromptResultResponse = V.GetPromptResultResponse_9e87e703 as Validator<T.GetPromptResultResponse>;
+export const validateGetPromptResultResponse = V.GetPromptResultResponse_94e16ee8 as Validator<T.GetPromptResultResponse>;
 /** Checks a value against the `HeaderMismatchError` definition. */
 export const validateHeaderMismatchError = V.HeaderMismatchError_520b5b9f as Validator<T.HeaderMismatchError>;
 /** Checks a value against the `Icon` definition. */
@@ -100,7 +100,7 @@ export const validateInputRequest = V.InputRequest_d2859529 as Validator<T.Input
 /** Checks a value against the `InputRequests` definition. */
 export const validateInputRequests = V.InputRequests_9137ef17 as Validator<T.InputRequests>;
 /** Checks a value against the `InputRequiredResult` definition. */
-export const validateInputRequiredResult = V.InputRequiredResult_38d22da8 as Validator<T.InputRequiredResult>;
+export const validateInputRequiredResult = V.InputRequiredResult_faac360d as Validator<T.InputRequiredResult>;
 /** Checks a value against the `InputResponse` definition. */
 export const validateInputResponse = V.InputResponse_a4a249a3 as Validator<T.InputResponse>;
 /** Checks a value against the `InputResponseRequestParams` definition. */
@@ -220,7 +220,7 @@ export const validateReadResourceRequestParams = V.ReadResourceRequestParams_f07
 /** Checks a value against the `ReadResourceResult` definition. */
 export const validateReadResourceResult = V.ReadResourceResult_c372c7c4 as Validator<T.ReadResourceResult>;
 /** Checks a value against the `ReadResourceResultResponse` definition. */
-export const validateReadResourceResultResponse = V.ReadResourceResultResponse_211f3e89 as Validator<T.ReadResourceResultResponse>;
+export const validateReadResourceResultResponse = V.ReadResourceResultResponse_5965a1e1 as Validator<T.ReadResourceResultResponse>;
 /** Checks a value against the `Request` definition. */
 export const validateRequest = V.Request_f0c24335 as Validator<T.Request>;
 /** Checks a value against the `RequestId` definition. */
@@ -266,7 +266,7 @@ export const validateServerCapabilities = V.ServerCapabilities_6f401903 as Valid
 /** Checks a value against the `ServerNotification` definition. */
 export const validateServerNotification = V.ServerNotification_6d0e9ec1 as Validator<T.ServerNotification>;
 /** Checks a value against the `ServerResult` definition. */
-export const validateServerResult = V.ServerResult_00537b2c as Validator<T.ServerResult>;
+export const validateServerResult = V.ServerResult_c93c4b93 as Validator<T.ServerResult>;
 /** Checks a value against the `SingleSelectEnumSchema` definition. */
 export const validateSingleSelectEnumSchema = V.SingleSelectEnumSchema_23df6384 as Validator<T.SingleSelectEnumSchema>;
 /** Checks a value against the `StringSchema` definition. */

@@ -137,11 +137,10 @@ describe('2026-07-28 result validators dispatch on resultType', () => {
     });
   });
 
-  it('accepts an input_required result carrying neither inputRequests nor requestState (the schema states that rule only in prose)', () => {
-    // InputRequiredResult's description says at least one of the two MUST be present, but its
-    // `required` lists only resultType and no patch adds the rule; this pins the gap so a patch
-    // that closes it has to update this expectation.
-    expect(rejection(callResult, { resultType: 'input_required' })).toBeNull();
+  it('rejects an input_required result carrying neither inputRequests nor requestState (patch input-required-result-needs-input)', () => {
+    const found = rejection(callResult, { resultType: 'input_required' });
+    expect(found).toContainEqual(expect.objectContaining({ instancePath: '', keyword: 'required', params: { missingProperty: 'inputRequests' } }));
+    expect(found).toContainEqual(expect.objectContaining({ instancePath: '', keyword: 'required', params: { missingProperty: 'requestState' } }));
   });
 
   const contents = [{ uri: 'file:///project/README.md', mimeType: 'text/markdown', text: '# Project' }];

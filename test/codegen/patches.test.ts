@@ -159,6 +159,22 @@ const VECTORS: Readonly<Record<string, readonly Vector[]>> = {
       after: true,
     },
   ],
+  'input-required-result-needs-input': [
+    {
+      note: 'an input_required result with nothing to answer and nothing to echo',
+      definition: 'InputRequiredResult',
+      value: { resultType: 'input_required' },
+      before: true,
+      after: false,
+    },
+    {
+      note: 'a result that only carries request state still passes',
+      definition: 'InputRequiredResult',
+      value: { resultType: 'input_required', requestState: 'opaque-state' },
+      before: true,
+      after: true,
+    },
+  ],
   'input-required-result-type-const': [
     {
       note: 'a "complete" result no longer passes as an InputRequiredResult',
@@ -170,7 +186,7 @@ const VECTORS: Readonly<Record<string, readonly Vector[]>> = {
     {
       note: 'tools/call response with a result type the core protocol does not define',
       definition: 'CallToolResultResponse',
-      value: { jsonrpc: '2.0', id: 3, result: { resultType: 'task', task: { taskId: 't-1', status: 'working' } } },
+      value: { jsonrpc: '2.0', id: 3, result: { resultType: 'task', requestState: 'opaque', task: { taskId: 't-1', status: 'working' } } },
       before: true,
       after: false,
     },
@@ -247,6 +263,7 @@ describe('spec/patches files', () => {
       'elicit-result-content-number',
       'result-type-core-values',
       'input-required-result-type-const',
+      'input-required-result-needs-input',
       'complete-result-type-const',
     ];
     expect(ids).toEqual({

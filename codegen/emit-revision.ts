@@ -207,6 +207,7 @@ export function emitIndexFile(model: RevisionModel, table: RevisionTable): strin
     `  methods,`,
     `  errorCodes: ErrorCode,`,
     `  batching: ${table.batching},`,
+    `  loggingLevels: [${table.loggingLevels.map(q).join(', ')}],`,
     `  definitions: {`,
     ...defs,
     `  },`,

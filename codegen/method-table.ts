@@ -1,4 +1,4 @@
-import { CAPABILITY_OVERLAY, ERROR_CODE_OVERLAY, STUB_NAME_OVERLAY } from './overlay.js';
+import { CAPABILITY_OVERLAY, ERROR_CODE_OVERLAY, LOGGING_SEVERITY_ORDER, STUB_NAME_OVERLAY } from './overlay.js';
 import { CodegenError, type RevisionModel } from './model.js';
 import { isSchemaObject, refTarget, type Schema } from './schema-walk.js';
 import type { MethodDirection } from './templates/contract.js';
@@ -28,6 +28,8 @@ export interface RevisionTable {
   readonly methods: readonly MethodSpec[];
   readonly errorCodes: ReadonlyArray<{ readonly name: string; readonly code: number; readonly cite: string }>;
   readonly batching: boolean;
+  /** The schema's LoggingLevel values, least severe first; empty when it has none. */
+  readonly loggingLevels: readonly string[];
   readonly warnings: readonly string[];
 }
 
@@ -165,7 +167,7 @@ export function buildTable(model: RevisionModel): RevisionTable {
     })
     .sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
 
-  return { methods, errorCodes: errorCodes(model), batching: allowsBatches(model), warnings };
+  return { methods, errorCodes: errorCodes(model), batching: allowsBatches(model), loggingLevels: loggingLevels(model), warnings };
 }
 
 function screamingSnake(name: string): string {
@@ -191,6 +193,17 @@ function errorCodes(model: RevisionModel): Array<{ name: string; code: number; c
     }
   }
   return [...codes.values()].sort((a, b) => a.code - b.code);
+}
+
+/** LoggingLevel's enum in severity order, which the overlay supplies and the schema's set confirms. */
+function loggingLevels(model: RevisionModel): string[] {
+  const values = model.definitions.LoggingLevel?.enum;
+  if (!Array.isArray(values)) return [];
+  const schemaSet = [...values].map(String).sort();
+  if (schemaSet.join() !== [...LOGGING_SEVERITY_ORDER].sort().join()) {
+    throw new CodegenError(`revision ${model.pin.revision}: definition LoggingLevel lists ${schemaSet.join(', ')}, which differs from LOGGING_SEVERITY_ORDER in codegen/overlay.ts`);
+  }
+  return [...LOGGING_SEVERITY_ORDER];
 }
 
 /** Batches are allowed where JSONRPCMessage admits an array. */

@@ -215,3 +215,11 @@ export const ERROR_CODE_OVERLAY: readonly ErrorCodeOverlayEntry[] = [
 export const STUB_NAME_OVERLAY: Readonly<Record<string, string>> = {
   SetLevelRequest: 'setLoggingLevel',
 };
+
+/**
+ * Logging levels from least to most severe. The schema's LoggingLevel enum is alphabetical; its
+ * description maps the levels to syslog severities (RFC 5424 section 6.2.1), and
+ * docs/specification/2025-06-18/server/utilities/logging.mdx#log-levels lists them in this order.
+ * Codegen checks that the set equals the schema's enum.
+ */
+export const LOGGING_SEVERITY_ORDER: readonly string[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];

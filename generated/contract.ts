@@ -91,6 +91,8 @@ export interface RevisionModule {
   readonly errorCodes: Readonly<Record<string, number>>;
   /** Whether JSON-RPC batches are allowed on the wire. */
   readonly batching: boolean;
+  /** The LoggingLevel values, least severe first (empty when the revision has no logging). */
+  readonly loggingLevels: readonly string[];
   /** Validators for the capability objects and other definitions the runtime checks by name. */
   readonly definitions: Readonly<Record<string, Validator>>;
 }

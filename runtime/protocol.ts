@@ -72,6 +72,11 @@ export class Protocol {
   onclose?: (() => void) | undefined;
   /** The role this engine plays. */
   readonly side: Side;
+  /**
+   * Decides whether an outgoing notification is sent at all (false drops it silently). The
+   * Server uses it to hold back log messages below the level the client asked for.
+   */
+  notificationFilter?: ((method: string, params: Params | undefined) => boolean) | undefined;
 
   private readonly methods: MethodTable;
   private readonly validateIncoming: boolean;
@@ -264,6 +269,9 @@ export class Protocol {
   async notification(method: string, params?: Params, options: NotificationOptions = {}): Promise<void> {
     const transport = this.requireConnection();
     const info = this.resolveOutgoing(method, 'notification');
+    if (this.notificationFilter !== undefined && !this.notificationFilter(method, params)) {
+      return;
+    }
     this.checkOutgoingParams(info, params);
     const message: JSONRPCNotification = params === undefined
       ? { jsonrpc: JSONRPC_VERSION, method }

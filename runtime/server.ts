@@ -2,6 +2,7 @@ import { Stateful } from '../generated/latest.js';
 import type { CapabilityObject } from './capabilities.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
 import { ProtocolError } from './errors.js';
+import { LOG_NOTIFICATION } from './special-methods.js';
 import type { NotificationContext, RequestContext, RequestOptions } from './request-context.js';
 import { resolveSupported, revisionModule } from './revisions.js';
 import type { Transport } from './transport.js';
@@ -80,6 +81,7 @@ export class Server extends Endpoint {
         this.loggingLevel = (params as unknown as Stateful.SetLevelRequestParams).level;
         return {};
       });
+      this.protocol.notificationFilter = (method, params) => method !== LOG_NOTIFICATION || this.severe(params?.level);
     }
     const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
     const notify = (method: string, params: unknown, sendOptions?: RequestOptions) =>
@@ -134,6 +136,14 @@ export class Server extends Endpoint {
   /** Sends any server→client notification of the negotiated revision. */
   notification<M extends keyof ServerNotifications & string>(method: M, params: ServerNotifications[M]['params']): Promise<void> {
     return this.sendNotification(method, params);
+  }
+
+  /** True when a message at `level` is at least as severe as the level the client set (if any). */
+  private severe(level: unknown): boolean {
+    if (this.loggingLevel === undefined) return true;
+    const order = this.protocol.revision?.loggingLevels ?? [];
+    const rank = order.indexOf(String(level));
+    return rank === -1 || rank >= order.indexOf(this.loggingLevel);
   }
 
   private answerInitialize(params: Stateful.InitializeRequestParams): Stateful.InitializeResult {

@@ -78,11 +78,21 @@ describe('lifecycle rules', () => {
     expect(await server.ping()).toEqual({});
   });
 
-  it('records logging/setLevel when the server declares logging', async () => {
+  it('records logging/setLevel and holds back less severe log messages', async () => {
     const { client, server, connect } = await pair({ capabilities: { logging: {} } });
+    const received: string[] = [];
+    client.setNotificationHandler('notifications/message', (params) => {
+      received.push(`${params.level}:${String(params.data)}`);
+    });
     await connect();
+    await server.notifyLoggingMessage({ level: 'debug', data: 'before any level is set' });
     await client.setLoggingLevel({ level: 'warning' });
     expect(server.loggingLevel).toBe('warning');
+    await server.notifyLoggingMessage({ level: 'info', data: 'dropped' });
+    await server.notifyLoggingMessage({ level: 'warning', data: 'kept' });
+    await server.notifyLoggingMessage({ level: 'emergency', data: 'kept too' });
+    await client.ping();
+    expect(received).toEqual(['debug:before any level is set', 'warning:kept', 'emergency:kept too']);
   });
 });
 

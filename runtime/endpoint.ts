@@ -57,6 +57,14 @@ export abstract class Endpoint {
     return this.negotiated;
   }
 
+  /**
+   * True when the negotiated revision has `method` (elicitation/create arrived in 2025-06-18,
+   * for example), so callers can adapt instead of catching a refusal.
+   */
+  supports(method: string): boolean {
+    return this.negotiated !== undefined && this.protocol.revision?.methods[method] !== undefined;
+  }
+
   /** The revision modules this endpoint may speak. */
   protected get revisionModules(): RevisionModule[] {
     return this.supportedRevisions.map(revisionModule);

@@ -32,7 +32,10 @@ describe('version negotiation', () => {
 
   it.each(statefulRevisions)('agrees on %s when both sides support it', async (revision) => {
     const { client, server, connect } = await pair({}, { protocolVersion: revision });
+    expect(client.supports('tools/call')).toBe(false);
     await connect();
+    expect(client.supports('tools/call')).toBe(true);
+    expect(server.supports('elicitation/create')).toBe(revision >= '2025-06-18');
     expect(client.protocolVersion).toBe(revision);
     expect(server.protocolVersion).toBe(revision);
     expect(server.clientInfo).toEqual(info);

@@ -1,5 +1,6 @@
 import { describePath, gateOf, hasCapability, type CapabilityObject } from './capabilities.js';
 import type { RevisionModule } from './contract.js';
+import type { CustomNotification, CustomNotificationDefinition, CustomRequest, CustomRequestDefinition } from './custom-methods.js';
 import { SdkError } from './errors.js';
 import type { Side } from './method-table.js';
 import { Protocol, type ProtocolOptions } from './protocol.js';
@@ -68,6 +69,38 @@ export abstract class Endpoint {
   /** The revision modules this endpoint may speak. */
   protected get revisionModules(): RevisionModule[] {
     return this.supportedRevisions.map(revisionModule);
+  }
+
+  /**
+   * Adds a request method the schema does not have (an extension's, say), with validators
+   * that type its params and result. Both peers register the same definition; the returned
+   * handle sends it and installs its handler.
+   *
+   * @example
+   * ```ts
+   * const search = client.customRequest({ method: 'x-acme/search', params: isQuery, result: isHits, direction: 'client-to-server' });
+   * const hits = await search.send({ q: 'mcp' });
+   * ```
+   */
+  customRequest<P, R>(definition: CustomRequestDefinition<P, R>): CustomRequest<P, R> {
+    const { method, params, result, direction, paramsRequired } = definition;
+    this.protocol.registerCustomRequest(method, { params, result, direction, paramsRequired: paramsRequired ?? false });
+    return {
+      method,
+      send: (value, options) => this.sendRequest(method, value, options) as Promise<R>,
+      handle: (handler) => this.registerRequestHandler(method, handler as RequestHandler<never, unknown>),
+    };
+  }
+
+  /** Adds a notification method the schema does not have; see {@link customRequest}. */
+  customNotification<P>(definition: CustomNotificationDefinition<P>): CustomNotification<P> {
+    const { method, params, direction, paramsRequired } = definition;
+    this.protocol.registerCustomNotification(method, { params, direction, paramsRequired: paramsRequired ?? false });
+    return {
+      method,
+      send: (value, options) => this.sendNotification(method, value, options),
+      handle: (handler) => this.registerNotificationHandler(method, handler as NotificationHandler<never>),
+    };
   }
 
   /** Closes the connection; pending requests reject with SdkError('CONNECTION_CLOSED'). */

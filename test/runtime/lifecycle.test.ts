@@ -132,3 +132,35 @@ describe('capability checks', () => {
     await received;
   });
 });
+
+describe('custom methods', () => {
+  interface Query { q: string }
+  interface Hits { hits: string[] }
+  const isQuery = Object.assign((value: unknown): value is Query => typeof (value as Query | null)?.q === 'string', { errors: null });
+  const isHits = Object.assign((value: unknown): value is Hits => Array.isArray((value as Hits | null)?.hits), { errors: null });
+  const definition = { method: 'x-acme/search', params: isQuery, result: isHits, direction: 'client-to-server' as const, paramsRequired: true };
+
+  it('sends and handles a typed method outside the schema, validating both ways', async () => {
+    const { client, server, connect } = await pair();
+    server.customRequest(definition).handle((params) => ({ hits: [params.q.toUpperCase()] }));
+    const search = client.customRequest(definition);
+    await connect();
+    expect(await search.send({ q: 'mcp' })).toEqual({ hits: ['MCP'] });
+    const bad = await search.send({ q: 5 } as unknown as Query).catch((error: unknown) => error);
+    expect(bad).toBeInstanceOf(SdkError);
+    const seen: string[] = [];
+    server.customNotification({ method: 'x-acme/poke', params: isQuery, direction: 'client-to-server' }).handle((params) => {
+      seen.push(params.q);
+    });
+    await client.customNotification({ method: 'x-acme/poke', params: isQuery, direction: 'client-to-server' }).send({ q: 'poke' });
+    await client.ping();
+    expect(seen).toEqual(['poke']);
+  });
+
+  it('answers a custom request the server never registered with METHOD_NOT_FOUND', async () => {
+    const { client, connect } = await pair();
+    const search = client.customRequest(definition);
+    await connect();
+    await expect(search.send({ q: 'x' })).rejects.toMatchObject({ code: -32601 });
+  });
+});

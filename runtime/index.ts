@@ -13,6 +13,7 @@ export type { RequestContext, NotificationContext, RequestOptions, NotificationO
 export type { Progress } from './pending-requests.js';
 export type { JSONRPCMessage, JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, JSONRPCResultResponse, JSONRPCErrorResponse, RequestId } from './jsonrpc.js';
 export { hasCapability } from './capabilities.js';
+export type { CustomRequestDefinition, CustomNotificationDefinition, CustomRequest, CustomNotification } from './custom-methods.js';
 export { statefulRevisions } from './revisions.js';
 export { revisions, releasedRevisions, latestRevision, eras, loaders, type Revision } from '../generated/index.js';
 export type { RevisionModule, MethodInfo, Validator, ValidationIssue, Era } from '../generated/contract.js';
@@ -40,3 +41,12 @@ export {
   type HttpTransportKind,
   type Connectable,
 } from './http/fallback.js';
+// HTTP server (Streamable HTTP and legacy HTTP+SSE), runtime-neutral over the Fetch API.
+export { createMcpHttpHandler, DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_RETRY_MS, type HandlerStats, type McpHttpHandler, type McpHttpHandlerOptions } from './http/handler.js';
+export { InMemoryEventStore, type EventSender, type EventStore, type InMemoryEventStoreOptions } from './http/event-store.js';
+export { httpExtra, type HttpMessageExtra } from './http/server-transport.js';
+export type { LegacySseOptions } from './http/legacy-sse-server.js';
+export type { CorsOptions, SecurityOptions } from './http/security.js';
+export type { SessionDirectory, SessionInfo, SessionTransportKind } from './http/session.js';
+export type { FetchRequestInfo } from './http/fetch-adapter.js';
+export type { BodyReply, BodyText, HttpReply, HttpRequestView, StreamReply, StreamSink } from './http/http-types.js';

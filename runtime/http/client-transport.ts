@@ -8,17 +8,17 @@ import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST } from '../special-methods.j
 import type { MessageExtra, Transport, TransportSendOptions } from '../transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../wire-format.js';
 import { HttpTransportError } from './client-errors.js';
-import { readEventStream } from './client-event-stream.js';
-import { reconnectDelay, reconnectPolicy, type ReconnectOptions, type ReconnectPolicy } from './client-reconnect.js';
 import {
-  childController,
-  delay,
-  discardBody,
-  HttpRequester,
-  mediaTypeOf,
-  type ChildController,
-  type HttpClientOptions,
-} from './client-request.js';
+  INITIALIZED_NOTIFICATION,
+  isInitializeRequest,
+  isNotificationOf,
+  protocolVersionOf,
+  requestIdsOf,
+  responseIdOf,
+} from './client-messages.js';
+import { reconnectPolicy, type ReconnectOptions, type ReconnectPolicy } from './client-reconnect.js';
+import { childController, discardBody, HttpRequester, mediaTypeOf, type ChildController, type HttpClientOptions } from './client-request.js';
+import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
 
 /** The header carrying the session id (header names are case-insensitive). */
 export const SESSION_ID_HEADER = 'mcp-session-id';
@@ -31,7 +31,6 @@ export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
  */
 export const TRANSPORT_LOST_RESPONSE_CODE = -32000;
 
-const INITIALIZED_NOTIFICATION = 'notifications/initialized';
 const POST_ACCEPT = 'application/json, text/event-stream';
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
 
@@ -69,22 +68,6 @@ export interface SessionRenewal {
   readonly sessionId: string | undefined;
 }
 
-/** The state of one logical event stream, kept across its reconnections. */
-interface StreamTask {
-  /** `post`: the answer stream of a POST; `standalone`: the GET stream for server-initiated messages. */
-  readonly kind: 'post' | 'standalone';
-  /** Requests whose answers the stream owes (post streams only). */
-  readonly ids: readonly RequestId[];
-  readonly abort: ChildController;
-  lastEventId: string;
-  retryMs: number | undefined;
-}
-
-/** The outcome of one attempt to open a GET stream. */
-type GetAttempt =
-  | { readonly response: Response }
-  | { readonly error: HttpTransportError; readonly retryable: boolean };
-
 /**
  * A Streamable HTTP client transport. Each message is POSTed to the MCP endpoint; answers come
  * back as a JSON body or an SSE stream, and server-initiated messages also on a standalone GET
@@ -112,7 +95,8 @@ export class StreamableHttpClientTransport implements Transport {
   readonly url: URL;
   private readonly options: StreamableHttpClientTransportOptions;
   private readonly requester: HttpRequester;
-  private readonly policy: ReconnectPolicy;
+  /** The side of this transport that its event streams see. */
+  private readonly streamHost: StreamHost;
   /** Aborted by close(); every request and stream hangs off it. */
   private readonly master = new AbortController();
   private started = false;
@@ -135,7 +119,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.url = new URL(url);
     this.options = options;
     this.requester = new HttpRequester(options);
-    this.policy = reconnectPolicy(options.reconnect);
+    this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
     this.sessionIdValue = options.sessionId;
     this.protocolVersionValue = options.protocolVersion;
   }
@@ -176,7 +160,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     this.observeOutgoing(message);
     await this.post(message, (this.options.reinitializeOnExpiry ?? true) ? 'renewable' : 'once');
-    if (isNotification(message, INITIALIZED_NOTIFICATION)) {
+    if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) {
       this.openStandaloneStream();
     }
   }
@@ -241,11 +225,11 @@ export class StreamableHttpClientTransport implements Transport {
       const response = await this.requester.send({
         method: 'POST',
         url: this.url,
-        headers: this.protocolHeaders({ accept: POST_ACCEPT, 'content-type': 'application/json' }, isInitialize(message)),
+        headers: this.protocolHeaders({ accept: POST_ACCEPT, 'content-type': 'application/json' }, isInitializeRequest(message)),
         body: encodeMessage(message),
         controller: abort.controller,
       });
-      if (isInitialize(message)) {
+      if (isInitializeRequest(message)) {
         this.captureSessionId(response);
       }
       if (response.status === 404 && sentSession !== undefined && mode === 'renewable' && this.canRenew(message)) {
@@ -279,7 +263,7 @@ export class StreamableHttpClientTransport implements Transport {
     const type = mediaTypeOf(response);
     if (type === 'text/event-stream') {
       const task: StreamTask = { kind: 'post', ids, abort, lastEventId: '', retryMs: undefined };
-      void this.runStream(task, response);
+      void followStream(this.streamHost, task, response);
       return true;
     }
     if (type !== 'application/json') {
@@ -307,127 +291,6 @@ export class StreamableHttpClientTransport implements Transport {
     return false;
   }
 
-  /**
-   * Reads a stream and keeps it alive: when it ends while it is still needed (a post stream
-   * owing answers, or the standalone stream), it is resumed with GET and Last-Event-ID after
-   * the server's `retry` delay, backing off exponentially while attempts fail.
-   */
-  private async runStream(task: StreamTask, initial: Response | undefined): Promise<void> {
-    let response = initial;
-    let failures = 0;
-    let lastError: Error | undefined;
-    let immediate = initial === undefined;
-    try {
-      for (;;) {
-        if (response !== undefined) {
-          const progressed = await this.consume(task, response);
-          response = undefined;
-          // A stream that closes without carrying anything counts as a failed attempt, so a
-          // server that keeps doing so is eventually given up instead of polled forever.
-          failures = progressed ? 0 : failures + 1;
-          if (!this.stillNeeded(task)) return;
-          if (task.kind === 'post' && task.lastEventId === '') {
-            this.failUnanswered(task.ids, 'its event stream ended before the response and cannot be resumed (the server sent no event id)');
-            return;
-          }
-        }
-        if (failures > this.policy.maxRetries || (!immediate && this.policy.maxRetries === 0)) {
-          this.giveUp(task, lastError);
-          return;
-        }
-        if (!immediate) {
-          await delay(reconnectDelay(this.policy, failures, task.retryMs), task.abort.signal);
-        }
-        immediate = false;
-        if (!this.stillNeeded(task)) return;
-        const attempt = await this.openGet(task);
-        if ('response' in attempt) {
-          response = attempt.response;
-          continue;
-        }
-        lastError = attempt.error;
-        failures++;
-        if (!attempt.retryable) {
-          this.giveUp(task, attempt.error);
-          return;
-        }
-      }
-    } catch (error) {
-      // Only the abort of `delay` lands here: the transport closed or the stream was replaced.
-      if (!task.abort.signal.aborted) this.report(asError(error));
-    } finally {
-      task.abort.release();
-      if (this.standalone === task) this.standalone = undefined;
-    }
-  }
-
-  /** Reads one connection of a stream; returns whether it carried any event. */
-  private async consume(task: StreamTask, response: Response): Promise<boolean> {
-    let progressed = false;
-    const end = await readEventStream(response, {
-      onevent: (event) => {
-        progressed = true;
-        task.lastEventId = event.lastEventId;
-        // Other event types belong to other protocols; empty data primes resumption only.
-        if (event.type !== 'message' || event.data.trim() === '') return;
-        this.deliver(decodeMessage(event.data));
-      },
-      onretry: (milliseconds) => {
-        task.retryMs = milliseconds;
-      },
-    }, task.lastEventId);
-    if (end.lastEventId !== task.lastEventId) {
-      progressed = true;
-      task.lastEventId = end.lastEventId;
-    }
-    if (end.error !== undefined && !task.abort.signal.aborted) {
-      this.report(new HttpTransportError(`The event stream from ${this.url.href} failed: ${end.error.message}`, {
-        method: task.kind === 'post' ? 'POST' : 'GET', url: this.url.href, cause: end.error,
-      }));
-    }
-    return progressed;
-  }
-
-  private async openGet(task: StreamTask): Promise<GetAttempt> {
-    const headers: Record<string, string> = { accept: 'text/event-stream' };
-    if (task.lastEventId !== '') headers['last-event-id'] = task.lastEventId;
-    let response: Response;
-    try {
-      response = await this.requester.send({ method: 'GET', url: this.url, headers: this.protocolHeaders(headers), controller: task.abort.controller });
-    } catch (error) {
-      return { error: error as HttpTransportError, retryable: true };
-    }
-    if (response.ok && mediaTypeOf(response) === 'text/event-stream') {
-      return { response };
-    }
-    const what = task.kind === 'standalone' ? 'Opening the standalone event stream' : 'Resuming an event stream';
-    if (response.ok) {
-      await discardBody(response);
-      const error = new HttpTransportError(`${what} got content type ${JSON.stringify(mediaTypeOf(response))} instead of an event stream`, {
-        method: 'GET', url: this.url.href, status: response.status,
-      });
-      return { error, retryable: false };
-    }
-    const error = await HttpTransportError.fromResponse('GET', this.url, response, what);
-    const retryable = response.status === 409 || response.status === 429 || response.status >= 500;
-    return { error, retryable };
-  }
-
-  private stillNeeded(task: StreamTask): boolean {
-    if (task.abort.signal.aborted) return false;
-    return task.kind === 'standalone' || task.ids.some((id) => this.unanswered.has(id));
-  }
-
-  private giveUp(task: StreamTask, error: Error | undefined): void {
-    if (task.kind === 'post') {
-      this.failUnanswered(task.ids, `its event stream was lost: ${error?.message ?? 'it ended and reconnecting is disabled'}`);
-      return;
-    }
-    // A server without a standalone stream answers 405; that is a normal configuration.
-    if (error instanceof HttpTransportError && error.status === 405) return;
-    if (error !== undefined) this.report(error);
-  }
-
   /** Opens the standalone GET stream unless it is open or disabled. */
   private openStandaloneStream(): void {
     if (this.options.openStandaloneStream === false || this.standalone !== undefined || this.closing !== undefined) {
@@ -435,7 +298,9 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const task: StreamTask = { kind: 'standalone', ids: [], abort: childController(this.master.signal), lastEventId: '', retryMs: undefined };
     this.standalone = task;
-    void this.runStream(task, undefined);
+    void followStream(this.streamHost, task, undefined).finally(() => {
+      if (this.standalone === task) this.standalone = undefined;
+    });
   }
 
   /**
@@ -497,7 +362,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   private canRenew(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
-    return this.initializeRequest !== undefined && !isInitialize(message);
+    return this.initializeRequest !== undefined && !isInitializeRequest(message);
   }
 
   /** Renews the expired session once, however many messages ran into its 404. */
@@ -541,6 +406,26 @@ export class StreamableHttpClientTransport implements Transport {
     }
   }
 
+  private createStreamHost(policy: ReconnectPolicy): StreamHost {
+    return {
+      url: this.url,
+      policy,
+      get: (headers, controller) => this.requester.send({ method: 'GET', url: this.url, headers: this.protocolHeaders(headers), controller }),
+      deliver: (value) => this.deliver(value),
+      awaits: (id) => this.unanswered.has(id),
+      fail: (ids, reason) => this.failUnanswered(ids, reason),
+      standaloneFailed: (error) => {
+        // A server without a standalone stream answers 405; that is a normal configuration. A
+        // 404 means the session ended: the next POST meets it too and renews the session,
+        // which reopens this stream, so it is only worth reporting when renewal is off.
+        const status = error instanceof HttpTransportError ? error.status : undefined;
+        if (status === 405 || (status === 404 && (this.options.reinitializeOnExpiry ?? true))) return;
+        if (error !== undefined) this.report(error);
+      },
+      report: (error) => this.report(error),
+    };
+  }
+
   private captureSessionId(response: Response): void {
     const sessionId = response.headers.get(SESSION_ID_HEADER);
     if (sessionId !== null && sessionId !== '') {
@@ -562,33 +447,4 @@ export class StreamableHttpClientTransport implements Transport {
       // A failing error hook must not break the transport.
     }
   }
-}
-
-function isInitialize(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
-  return !Array.isArray(message) && 'method' in message && message.method === INITIALIZE_REQUEST && 'id' in message;
-}
-
-function isNotification(message: JSONRPCMessage | JSONRPCMessage[], method: string): boolean {
-  return !Array.isArray(message) && 'method' in message && message.method === method && !('id' in message);
-}
-
-/** Ids of the requests in a message or batch (responses and notifications owe no answer). */
-function requestIdsOf(message: JSONRPCMessage | JSONRPCMessage[]): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const item of Array.isArray(message) ? message : [message]) {
-    if ('method' in item && 'id' in item) ids.push(item.id);
-  }
-  return ids;
-}
-
-/** The id of an inbound response, or undefined for anything else. */
-function responseIdOf(value: unknown): RequestId | undefined {
-  if (!isJsonObject(value) || 'method' in value || !('result' in value || 'error' in value)) return undefined;
-  const id = value.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
-}
-
-function protocolVersionOf(response: unknown): string | undefined {
-  const result = isJsonObject(response) ? response.result : undefined;
-  return isJsonObject(result) && typeof result.protocolVersion === 'string' ? result.protocolVersion : undefined;
 }

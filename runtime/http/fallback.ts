@@ -5,9 +5,9 @@
  */
 import { SdkError, asError } from '../errors.js';
 import type { JSONRPCMessage } from '../jsonrpc.js';
-import { INITIALIZE_REQUEST } from '../special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../transport.js';
 import { findHttpTransportError, HttpTransportError } from './client-errors.js';
+import { isInitializeRequest } from './client-messages.js';
 import type { HttpClientOptions } from './client-request.js';
 import { StreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from './client-transport.js';
 import { LegacySseClientTransport, type LegacySseClientTransportOptions } from './legacy-sse-client.js';
@@ -120,7 +120,7 @@ export class FallbackHttpClientTransport implements Transport {
       return;
     } catch (error) {
       const status = findHttpTransportError(error)?.status;
-      if (!isInitialize(message) || status === undefined || !FALLBACK_STATUSES.includes(status)) {
+      if (!isInitializeRequest(message) || status === undefined || !FALLBACK_STATUSES.includes(status)) {
         throw error;
       }
       this.detach(modern);
@@ -184,8 +184,4 @@ export async function connectWithFallback(client: Connectable, url: string | URL
   const transport = new FallbackHttpClientTransport(url, options);
   await client.connect(transport);
   return transport;
-}
-
-function isInitialize(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
-  return !Array.isArray(message) && 'method' in message && message.method === INITIALIZE_REQUEST && 'id' in message;
 }

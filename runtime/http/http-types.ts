@@ -78,6 +78,19 @@ export interface ResourceCounts {
   timers: number;
 }
 
+/**
+ * Most bytes an adapter buffers for an SSE client that stops reading; beyond it the response
+ * is cut, as if the client had disconnected (with an event store, it can still resume).
+ */
+export const MAX_BUFFERED_SSE_BYTES = 16 * 1024 * 1024;
+
+/** Releases a reply nobody will deliver: a streamed one gets a sink that is already closed. */
+export function discardReply(reply: HttpReply): void {
+  if (reply.kind === 'stream') {
+    reply.open({ write: () => undefined, end: () => undefined, onclose: (listener) => queueMicrotask(listener) });
+  }
+}
+
 /** Returns `reply` with `extra` headers added (existing names win only when `extra` lacks them). */
 export function withHeaders(reply: HttpReply, extra: HeaderMap): HttpReply {
   if (Object.keys(extra).length === 0) {

@@ -4,7 +4,8 @@
  * to, using `relatedRequestId` and response ids.
  */
 import { SdkError } from '../errors.js';
-import { isJsonObject, type JSONRPCMessage, type RequestId } from '../jsonrpc.js';
+import { isJsonObject, isRequestId, type JSONRPCMessage, type RequestId } from '../jsonrpc.js';
+import { CANCELLED_NOTIFICATION } from '../special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../transport.js';
 import type { HttpReply } from './http-types.js';
 import { errorReply, errorResponse, TRANSPORT_ERROR_CODES } from './replies.js';
@@ -52,7 +53,8 @@ export interface StreamableServerTransportOptions {
  * {@link accept} / {@link acceptRequests}, opens and resumes GET streams; the engine side sends
  * through {@link send}, which routes:
  * - a response to the stream of the request it answers;
- * - a request or notification with `relatedRequestId` to that request's stream;
+ * - a request or notification with `relatedRequestId` to that request's stream (dropped, or
+ *   failed for a request, once that request is over);
  * - anything else to the standalone GET stream (a request fails fast when there is none,
  *   since it could never be answered; a notification is dropped).
  */
@@ -133,9 +135,18 @@ export class StreamableServerTransport implements Transport {
       return this.sendResponse(message);
     }
     const related = options?.relatedRequestId;
-    const owner = related === undefined ? undefined : this.routes.get(related);
-    if (owner !== undefined && !owner.isFinished) {
-      return owner.deliver(message, false);
+    if (related !== undefined) {
+      const owner = this.routes.get(related);
+      if (owner !== undefined && !owner.isFinished) {
+        return owner.deliver(message, false);
+      }
+      // The request is over (answered or cancelled): what belonged to it is stale, except the
+      // cancellation of a nested request, which the client still needs to hear about.
+      if (!isCancellation(message)) {
+        return isRequestMessage(message)
+          ? Promise.reject(new Error(`Request ${JSON.stringify(related)} is no longer open; its stream is gone`))
+          : Promise.resolve();
+      }
     }
     const standalone = this.standalone;
     if (standalone !== undefined && standalone.canDeliver) {
@@ -186,6 +197,7 @@ export class StreamableServerTransport implements Transport {
   accept(value: unknown, extra: HttpMessageExtra): void {
     if (!this.closed) {
       this.onmessage?.(value, extra);
+      this.releaseCancelled(value);
     }
   }
 
@@ -213,6 +225,7 @@ export class StreamableServerTransport implements Transport {
     }
     const withStream: HttpMessageExtra = { ...extra, closeStream: () => stream.closeConnection() };
     this.onmessage?.(value, withStream);
+    this.releaseCancelled(value);
     return stream.reply;
   }
 
@@ -266,6 +279,28 @@ export class StreamableServerTransport implements Transport {
     return replayOnly(this.options.settings, replayed);
   }
 
+  /**
+   * Forgets the routes of requests the client cancelled in `value`: the engine never answers a
+   * cancelled request, so its stream would otherwise wait for a response until the session ends.
+   */
+  private releaseCancelled(value: unknown): void {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (!isJsonObject(item) || item.method !== CANCELLED_NOTIFICATION || 'id' in item || !isJsonObject(item.params)) {
+        continue;
+      }
+      const id = item.params.requestId;
+      const stream = isRequestId(id) ? this.routes.get(id) : undefined;
+      if (stream === undefined) {
+        continue;
+      }
+      this.routes.delete(id as RequestId);
+      stream.pending.delete(id as RequestId);
+      if (stream.pending.size === 0) {
+        void stream.release();
+      }
+    }
+  }
+
   private createStream(kind: 'request' | 'standalone', requestIds: readonly RequestId[]): SseStream {
     const revision = this.options.revision();
     const resumable = this.sessionId !== undefined;
@@ -310,6 +345,10 @@ function responseIds(message: JSONRPCMessage | JSONRPCMessage[]): RequestId[] {
 function isResponseMessage(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
   const first = Array.isArray(message) ? message[0] : message;
   return isJsonObject(first) && !('method' in first) && ('result' in first || 'error' in first);
+}
+
+function isCancellation(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
+  return !Array.isArray(message) && 'method' in message && message.method === CANCELLED_NOTIFICATION;
 }
 
 function isRequestMessage(message: JSONRPCMessage | JSONRPCMessage[]): boolean {

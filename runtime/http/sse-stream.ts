@@ -223,6 +223,25 @@ export class SseStream {
   }
 
   /**
+   * Ends the stream without a response because its last pending request was cancelled by the
+   * client (a cancelled request is never answered). A held POST gets an empty SSE stream.
+   */
+  release(): Promise<void> {
+    return this.enqueue(() => {
+      if (this.finished) {
+        return;
+      }
+      if (this.mode === 'held') {
+        this.mode = 'sse';
+        this.settle(replayOnly(this.settings, []));
+      } else {
+        this.connection?.end();
+      }
+      this.finish();
+    }, undefined);
+  }
+
+  /**
    * The client left before the reply was handed over: nothing it could resume from was sent,
    * so later messages are dropped rather than stored.
    */

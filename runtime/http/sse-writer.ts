@@ -127,6 +127,18 @@ export class SseConnection {
     }
   }
 
+  /**
+   * Releases a connection whose reply will never be handed to an adapter (the request failed
+   * after the connection was created). Fires `onclose`.
+   */
+  dispose(): void {
+    if (this.sink === undefined) {
+      this.finish();
+    } else {
+      this.end();
+    }
+  }
+
   private push(chunk: string): void {
     try {
       this.sink?.write(chunk);

@@ -7,7 +7,7 @@ import { INITIALIZE_REQUEST } from '../special-methods.js';
 import { statefulRevisions, revisionModule } from '../revisions.js';
 import type { Server } from '../server.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
-import { withHeaders } from './http-types.js';
+import { discardReply, withHeaders } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { acceptsAll, inspectPayload, isJsonContentType, type AcceptedPayload } from './request-checks.js';
 import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
@@ -197,7 +197,7 @@ export class StreamableHttpLeg {
     const extra = this.extraFor(request, transport);
     if (!payload.initialize) {
       const params = { protocolVersion: version, capabilities: {}, clientInfo: { name: 'stateless-http-client', version: '0.0.0' } };
-      await transport.acceptRequests({ jsonrpc: '2.0', id: STATELESS_INIT_ID, method: INITIALIZE_REQUEST, params }, [STATELESS_INIT_ID], extra);
+      discardReply(await transport.acceptRequests({ jsonrpc: '2.0', id: STATELESS_INIT_ID, method: INITIALIZE_REQUEST, params }, [STATELESS_INIT_ID], extra));
       if (server.protocolVersion === undefined) {
         await server.close();
         return errorReply(500, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, 'Internal error: the server refused to initialise');

@@ -2,3 +2,4 @@
 export { StdioServerTransport, type StdioServerTransportOptions } from './stdio-server.js';
 export { StdioClientTransport, type StdioClientTransportOptions, type ExitStatus } from './stdio-client.js';
 export { defaultEnvironment } from './default-environment.js';
+export { createMcpNodeServer, toNodeHandler, type McpNodeServer, type McpNodeServerOptions, type NodeMcpListener } from './http.js';

@@ -1,0 +1,221 @@
+/**
+ * The Node adapter of the HTTP server core: `node:http` requests go to the core as
+ * HttpRequestViews and replies are written straight to the ServerResponse, with no Web-stream
+ * round trip.
+ */
+import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHttpHandler, type McpHttpHandler, type McpHttpHandlerOptions } from '../http/handler.js';
+import { decodeUtf8 } from '../http/fetch-adapter.js';
+import { MAX_BUFFERED_SSE_BYTES, type BodyText, type HttpReply, type HttpRequestView, type StreamSink } from '../http/http-types.js';
+import { errorReply, TRANSPORT_ERROR_CODES } from '../http/replies.js';
+
+/** A `node:http` request listener serving an MCP endpoint. */
+export type NodeMcpListener = ((request: IncomingMessage, response: ServerResponse) => void) & {
+  /** The core handler behind the listener (sessions, stats, close). */
+  readonly mcp: McpHttpHandler;
+};
+
+/**
+ * Adapts a core handler to `node:http` (and frameworks that pass Node's request and response,
+ * such as Express or Fastify's raw mode). A body a framework already parsed (`request.body`)
+ * is used instead of reading the stream.
+ */
+export function toNodeHandler(handler: McpHttpHandler): NodeMcpListener {
+  const listener = (request: IncomingMessage, response: ServerResponse): void => {
+    const view = new NodeRequestView(request, response);
+    handler.handle(view).then(
+      (reply) => writeReply(response, reply, view.closeAfterReply),
+      () => writeReply(response, errorReply(500, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, 'Internal error'), false),
+    );
+  };
+  return Object.assign(listener, { mcp: handler });
+}
+
+/** Options of {@link createMcpNodeServer}. */
+export interface McpNodeServerOptions extends McpHttpHandlerOptions {
+  /** The address `listen()` binds by default (default `127.0.0.1`, loopback only). */
+  readonly host?: string | undefined;
+}
+
+/** A `node:http` server wired to an MCP endpoint. */
+export interface McpNodeServer {
+  readonly httpServer: NodeHttpServer;
+  readonly mcp: McpHttpHandler;
+  /** Starts listening (port 0 picks a free one); resolves with the endpoint URL. */
+  listen(port?: number, host?: string): Promise<URL>;
+  /** Ends every session, then stops the HTTP server and drops its connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a `node:http` server serving one MCP endpoint. It binds to loopback by default, where
+ * DNS-rebinding protection is on unless configured otherwise.
+ */
+export function createMcpNodeServer(options: McpNodeServerOptions): McpNodeServer {
+  const mcp = createMcpHttpHandler(options);
+  const httpServer = createServer(toNodeHandler(mcp));
+  return {
+    httpServer,
+    mcp,
+    listen: (port = 0, host = options.host ?? '127.0.0.1') =>
+      new Promise<URL>((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          httpServer.off('error', reject);
+          const address = httpServer.address() as AddressInfo;
+          const name = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          resolve(new URL(options.path ?? '/', `http://${name}:${address.port}`));
+        });
+      }),
+    close: async () => {
+      await mcp.close();
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** An IncomingMessage as the core sees it. */
+class NodeRequestView implements HttpRequestView {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly localAddress: string | undefined;
+  readonly signal: AbortSignal;
+  /** Set when the body was refused unread: the connection must not be reused. */
+  closeAfterReply = false;
+
+  private readonly request: IncomingMessage;
+
+  constructor(request: IncomingMessage, response: ServerResponse) {
+    this.request = request;
+    this.method = (request.method ?? 'GET').toUpperCase();
+    const url = parseTarget(request.url);
+    this.path = url.pathname;
+    this.query = url.searchParams;
+    this.localAddress = request.socket.localAddress;
+    const controller = new AbortController();
+    this.signal = controller.signal;
+    // 'close' before the response finished means the client went away.
+    response.once('close', () => {
+      if (!response.writableFinished) controller.abort();
+    });
+  }
+
+  header(name: string): string | undefined {
+    const value = this.request.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  readBody(maxBytes: number): Promise<BodyText> {
+    const parsed = (this.request as { body?: unknown }).body;
+    if (parsed !== undefined) {
+      return Promise.resolve(fromParsedBody(parsed, maxBytes));
+    }
+    const declared = Number(this.request.headers['content-length'] ?? Number.NaN);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      this.closeAfterReply = true;
+      return Promise.resolve({ ok: false, reason: 'too-large' });
+    }
+    return new Promise<BodyText>((resolve) => {
+      const chunks: Uint8Array[] = [];
+      let total = 0;
+      const done = (result: BodyText): void => {
+        this.request.off('data', onData);
+        this.request.off('end', onEnd);
+        this.request.off('error', onError);
+        this.request.off('close', onError);
+        resolve(result);
+      };
+      const onData = (chunk: Buffer): void => {
+        total += chunk.byteLength;
+        if (total > maxBytes) {
+          this.closeAfterReply = true;
+          this.request.pause();
+          done({ ok: false, reason: 'too-large' });
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => done(decodeUtf8(chunks, total));
+      const onError = (): void => done({ ok: false, reason: 'unreadable' });
+      this.request.on('data', onData);
+      this.request.on('end', onEnd);
+      this.request.on('error', onError);
+      this.request.on('close', onError);
+    });
+  }
+}
+
+function parseTarget(target: string | undefined): URL {
+  try {
+    return new URL(target ?? '/', 'http://localhost');
+  } catch {
+    return new URL('http://localhost/');
+  }
+}
+
+function fromParsedBody(parsed: unknown, maxBytes: number): BodyText {
+  const text = typeof parsed === 'string' ? parsed : Buffer.isBuffer(parsed) ? parsed.toString('utf8') : JSON.stringify(parsed);
+  if (text === undefined) {
+    return { ok: true, text: '' };
+  }
+  return Buffer.byteLength(text) > maxBytes ? { ok: false, reason: 'too-large' } : { ok: true, text };
+}
+
+/** Writes a core reply to a ServerResponse; a streamed reply is always opened, so it is always released. */
+function writeReply(response: ServerResponse, reply: HttpReply, closeConnection: boolean): void {
+  let gone = response.destroyed || response.writableEnded || response.headersSent;
+  try {
+    if (!gone) {
+      const headers = closeConnection ? { ...reply.headers, connection: 'close' } : reply.headers;
+      response.writeHead(reply.status, headers);
+      if (reply.kind === 'body') {
+        response.end(reply.body);
+      } else {
+        response.flushHeaders();
+      }
+    }
+  } catch {
+    // Headers Node refuses to write: nothing sensible can be sent on this response anymore.
+    gone = true;
+    response.destroy();
+  }
+  if (reply.kind === 'stream') {
+    reply.open(nodeSink(response, gone));
+  }
+}
+
+/** A sink over a ServerResponse; reports a close that happened before it was attached, too. */
+function nodeSink(response: ServerResponse, alreadyGone: boolean): StreamSink {
+  let closed = alreadyGone;
+  let listener: (() => void) | undefined;
+  const finish = (): void => {
+    closed = true;
+    const notify = listener;
+    listener = undefined;
+    notify?.();
+  };
+  response.once('close', finish);
+  response.on('error', () => undefined);
+  return {
+    write(chunk) {
+      if (closed || response.writableEnded) return;
+      response.write(chunk);
+      if (response.writableLength > MAX_BUFFERED_SSE_BYTES) {
+        // The client stopped reading; cutting the response releases what it would pile up.
+        response.destroy();
+      }
+    },
+    end() {
+      if (!response.writableEnded) response.end();
+    },
+    onclose(callback) {
+      listener = callback;
+      if (closed) queueMicrotask(finish);
+    },
+  };
+}

@@ -112,6 +112,32 @@ describe('StreamableHttpClientTransport requests', () => {
     expect(server!.find('DELETE')).toEqual([]);
   });
 
+  it('continues a given session with a given version, and carries batches', async () => {
+    server = await FakeHttpServer.start((request, res) => {
+      if (request.method !== 'POST') return sendStatus(res, 200);
+      const batch = request.body as Array<{ id: number }>;
+      sendJson(res, 200, batch.map((item) => result(item.id, { echoed: item.id })));
+    });
+    const transport = new StreamableHttpClientTransport(server.url(), { sessionId: 'old-session', protocolVersion: '2025-03-26', openStandaloneStream: false });
+    const received: unknown[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+    await transport.send([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
+    transport.setProtocolVersion('2025-06-18');
+    await transport.send([{ jsonrpc: '2.0', id: 3, method: 'ping' }]);
+    expect(received).toEqual([
+      [result(1, { echoed: 1 }), result(2, { echoed: 2 })],
+      [result(3, { echoed: 3 })],
+    ]);
+    const [first, second] = server.find('POST');
+    expect(first!.headers['mcp-session-id']).toBe('old-session');
+    expect(first!.headers['mcp-protocol-version']).toBe('2025-03-26');
+    expect(second!.headers['mcp-protocol-version']).toBe('2025-06-18');
+    await transport.close();
+    expect(server.find('DELETE')[0]!.headers['mcp-session-id']).toBe('old-session');
+    expect(server.find('GET')).toEqual([]);
+  });
+
   it('uses a custom fetch, per-request headers and request init', async () => {
     server = await FakeHttpServer.start(mcpRoutes());
     let calls = 0;

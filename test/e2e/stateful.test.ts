@@ -1,7 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createLinkedPair, ProtocolError, SdkError, statefulRevisions, type Transport } from '../../runtime/index.js';
-import { StdioClientTransport } from '../../runtime/node/index.js';
+import {
+  Client,
+  createLinkedPair,
+  InMemoryEventStore,
+  LegacySseClientTransport,
+  ProtocolError,
+  SdkError,
+  statefulRevisions,
+  StreamableHttpClientTransport,
+  type Transport,
+} from '../../runtime/index.js';
+import { createMcpNodeServer, StdioClientTransport, type McpNodeServer } from '../../runtime/node/index.js';
 import { revisionModules } from '../../generated/all.js';
 import { createDemoServer, TOOL_COUNT } from './fixtures/demo-server.js';
 
@@ -11,6 +21,19 @@ interface Leg {
   readonly name: string;
   connect(client: Client): Promise<void>;
 }
+
+/** One HTTP server for the suite, serving Streamable HTTP at /mcp and HTTP+SSE at /sse. */
+let http: { server: McpNodeServer; url: URL } | undefined;
+async function httpServer(): Promise<URL> {
+  if (http === undefined) {
+    const server = createMcpNodeServer({ server: createDemoServer, path: '/mcp', eventStore: new InMemoryEventStore(), legacySse: true });
+    http = { server, url: await server.listen(0) };
+  }
+  return http.url;
+}
+afterAll(async () => {
+  await http?.server.close();
+});
 
 const legs: Leg[] = [
   {
@@ -26,6 +49,18 @@ const legs: Leg[] = [
     async connect(client) {
       const transport: Transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', stdioScript] });
       await client.connect(transport);
+    },
+  },
+  {
+    name: 'streamable-http',
+    async connect(client) {
+      await client.connect(new StreamableHttpClientTransport(await httpServer()));
+    },
+  },
+  {
+    name: 'http+sse',
+    async connect(client) {
+      await client.connect(new LegacySseClientTransport(new URL('/sse', await httpServer())));
     },
   },
 ];

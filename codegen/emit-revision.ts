@@ -5,7 +5,7 @@ import type { RevisionModel } from './model.js';
 export const VALUE_EXPORTS = ['revision', 'era', 'status', 'schemaSha256', 'methods', 'Method', 'ErrorCode', 'revisionModule', 'clientStubs', 'serverStubs', 'clientNotifiers', 'serverNotifiers'] as const;
 
 /** Names of the types the revision index exports beside one type per definition. */
-export const TYPE_EXPORTS = ['ClientRequestMap', 'ServerRequestMap', 'InputRequestMap', 'ClientNotificationMap', 'ServerNotificationMap', 'ClientStubs', 'ServerStubs', 'ClientNotifiers', 'ServerNotifiers'] as const;
+export const TYPE_EXPORTS = ['ProtocolTypes', 'ClientRequestMap', 'ServerRequestMap', 'InputRequestMap', 'ClientNotificationMap', 'ServerNotificationMap', 'ClientStubs', 'ServerStubs', 'ClientNotifiers', 'ServerNotifiers'] as const;
 
 function q(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -125,17 +125,30 @@ export function emitMethodsFile(model: RevisionModel, table: RevisionTable): str
 
   const requestMap = (name: string, doc: string, pick: (s: MethodSpec) => boolean) => {
     const rows = table.methods.filter(pick).map((s) => `  ${q(s.method)}: { params: ${paramsType(s)}; paramsRequired: ${s.paramsRequired}; result: T.${s.resultDefinitions[0]} };`);
-    out.push(`/** ${doc} */`, `export interface ${name} {\n${rows.join('\n')}${rows.length ? '\n' : ''}}`, '');
+    // A type alias, not an interface, so a map is assignable to an index-signature constraint.
+    out.push(`/** ${doc} */`, `export type ${name} = {\n${rows.join('\n')}${rows.length ? '\n' : ''}};`, '');
   };
   const notificationMap = (name: string, doc: string, pick: (s: MethodSpec) => boolean) => {
     const rows = table.methods.filter(pick).map((s) => `  ${q(s.method)}: { params: ${paramsType(s)}; paramsRequired: ${s.paramsRequired} };`);
-    out.push(`/** ${doc} */`, `export interface ${name} {\n${rows.join('\n')}${rows.length ? '\n' : ''}}`, '');
+    out.push(`/** ${doc} */`, `export type ${name} = {\n${rows.join('\n')}${rows.length ? '\n' : ''}};`, '');
   };
   requestMap('ClientRequestMap', 'Requests a client sends (and a server handles): params and final result per method.', (s) => requestSender(s, 'client'));
   requestMap('ServerRequestMap', 'Requests a server sends (and a client handles) as JSON-RPC requests.', (s) => requestSender(s, 'server'));
   requestMap('InputRequestMap', 'Requests a server embeds in an InputRequiredResult (2026 era); the client answers them in `inputResponses`.', embeddedRequest);
   notificationMap('ClientNotificationMap', 'Notifications a client sends.', (s) => notificationSender(s, 'client'));
   notificationMap('ServerNotificationMap', 'Notifications a server sends.', (s) => notificationSender(s, 'server'));
+  out.push(
+    '/** The method maps of this revision in one type, for typing a Client or Server pinned to it. */',
+    'export interface ProtocolTypes {',
+    '  clientRequests: ClientRequestMap;',
+    '  serverRequests: ServerRequestMap;',
+    '  clientNotifications: ClientNotificationMap;',
+    '  serverNotifications: ServerNotificationMap;',
+    ...(model.definitions.ClientCapabilities ? ['  clientCapabilities: T.ClientCapabilities;'] : []),
+    ...(model.definitions.ServerCapabilities ? ['  serverCapabilities: T.ServerCapabilities;'] : []),
+    '}',
+    '',
+  );
 
   const stubs = (iface: string, factory: string, doc: string, pick: (s: MethodSpec) => boolean, kind: 'request' | 'notification') => {
     const picked = table.methods.filter(pick);

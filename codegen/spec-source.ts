@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** One pinned revision as recorded in spec/revisions.json. */
 export interface RevisionPin {
@@ -9,6 +10,17 @@ export interface RevisionPin {
   readonly sha256: string;
   readonly era: 'stateful' | 'stateless';
   readonly status: 'released' | 'draft';
+  /** Earlier pins of a released revision that was moved on purpose (`spec update --force`), oldest first. */
+  readonly history?: readonly PinHistoryEntry[];
+}
+
+/** A pin a released revision once had, and why it was moved. */
+export interface PinHistoryEntry {
+  /** UTC day of the move, YYYY-MM-DD. */
+  readonly date: string;
+  readonly url: string;
+  readonly sha256: string;
+  readonly reason: string;
 }
 
 /** A loaded, hash-checked schema document. */
@@ -50,7 +62,21 @@ export function readPins(root = repoRoot): RevisionPin[] {
     if (entry.status !== 'released' && entry.status !== 'draft') {
       throw new SpecSourceError(`${file}: revisions[${i}].status must be "released" or "draft"`);
     }
+    if (entry.history !== undefined) checkHistory(file, i, entry.history);
     return entry as unknown as RevisionPin;
+  });
+}
+
+function checkHistory(file: string, i: number, history: unknown): void {
+  if (!Array.isArray(history)) throw new SpecSourceError(`${file}: revisions[${i}].history must be an array`);
+  history.forEach((item: unknown, j) => {
+    const at = `${file}: revisions[${i}].history[${j}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new SpecSourceError(`${at} must be an object`);
+    const record = item as Record<string, unknown>;
+    for (const key of ['date', 'url', 'sha256', 'reason']) {
+      if (typeof record[key] !== 'string' || record[key] === '') throw new SpecSourceError(`${at}.${key} must be a non-empty string`);
+    }
+    if (!/^[0-9a-f]{64}$/.test(record.sha256 as string)) throw new SpecSourceError(`${at}.sha256 must be 64 lowercase hex digits`);
   });
 }
 
@@ -60,36 +86,46 @@ export function sha256(bytes: Uint8Array | string): string {
 
 /**
  * Loads a pinned schema: from `$MCP_SPEC_MIRROR/<rev>/schema.json` when the mirror is set,
- * else from the git-ignored download cache, else from the pinned URL (then cached).
- * The bytes must match the pinned sha256 wherever they come from.
+ * else from the git-ignored download cache, else from the pinned URL (then cached). A pin that
+ * `spec add`/`spec update` moved ahead of the mirror is served from the cache, which keys bytes
+ * by their hash. The bytes must match the pinned sha256 wherever they come from.
  */
 export async function loadSchema(pin: RevisionPin, options: { mirror?: string; cacheDir?: string } = {}): Promise<LoadedSchema> {
   const mirror = options.mirror ?? process.env.MCP_SPEC_MIRROR;
   const cacheDir = options.cacheDir ?? join(repoRoot, '.cache', 'spec');
-  let bytes: Buffer;
-  let origin: string;
+  const cached = cachePath(cacheDir, pin.revision, pin.sha256);
   if (mirror) {
-    origin = join(mirror, pin.revision, 'schema.json');
-    if (!existsSync(origin)) {
+    const origin = join(mirror, pin.revision, 'schema.json');
+    const bytes = existsSync(origin) ? readFileSync(origin) : null;
+    if ((bytes === null || sha256(bytes) !== pin.sha256) && existsSync(cached)) return parseSchema(pin, readFileSync(cached), cached);
+    if (bytes === null) {
       throw new SpecSourceError(
         `revision ${pin.revision}: ${origin} does not exist; point MCP_SPEC_MIRROR at a folder holding <revision>/schema.json, or unset it to download ${pin.url}`,
       );
     }
-    bytes = readFileSync(origin);
-  } else {
-    const cached = join(cacheDir, pin.revision, `${pin.sha256}.json`);
-    if (existsSync(cached)) {
-      origin = cached;
-      bytes = readFileSync(cached);
-    } else {
-      origin = pin.url;
-      bytes = await download(pin);
-      if (sha256(bytes) === pin.sha256) {
-        mkdirSync(dirname(cached), { recursive: true });
-        writeFileSync(cached, bytes);
-      }
-    }
+    return parseSchema(pin, bytes, origin);
   }
+  if (existsSync(cached)) return parseSchema(pin, readFileSync(cached), cached);
+  const bytes = await downloadSchema(pin.revision, pin.url);
+  if (sha256(bytes) === pin.sha256) storeInCache(cacheDir, pin.revision, bytes);
+  return parseSchema(pin, bytes, pin.url);
+}
+
+/** Where the download cache keeps a revision's bytes with the given hash. */
+export function cachePath(cacheDir: string, revision: string, hash: string): string {
+  return join(cacheDir, revision, `${hash}.json`);
+}
+
+/** Keeps downloaded bytes under their hash, so later runs need no network. */
+export function storeInCache(cacheDir: string, revision: string, bytes: Uint8Array): string {
+  const file = cachePath(cacheDir, revision, sha256(bytes));
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, bytes);
+  return file;
+}
+
+/** Checks fetched bytes against the pin's hash, parses them and checks the dialect. */
+export function parseSchema(pin: RevisionPin, bytes: Buffer, origin: string): LoadedSchema {
   const actual = sha256(bytes);
   if (actual !== pin.sha256) {
     throw new SpecSourceError(
@@ -119,19 +155,32 @@ export function checkDialect(revision: string, origin: string, document: unknown
   }
 }
 
-async function download(pin: RevisionPin): Promise<Buffer> {
+/** Fetches a schema's bytes from an http(s) or file URL; any failure is one SpecSourceError line. */
+export async function downloadSchema(revision: string, url: string): Promise<Buffer> {
+  if (url.startsWith('file:')) {
+    try {
+      return readFileSync(fileURLToPath(url));
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new SpecSourceError(`revision ${revision}: download of ${url} failed (${reason}); check the URL or set MCP_SPEC_MIRROR to a local copy of the schemas`);
+    }
+  }
   let response: Response;
+  let body: ArrayBuffer;
   try {
-    response = await fetch(pin.url, { signal: AbortSignal.timeout(30_000) });
+    response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+    body = await response.arrayBuffer();
   } catch (error) {
+    const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+    const reason = typeof cause === 'string' ? `${(error as Error).message}: ${cause}` : (error as Error).message;
     throw new SpecSourceError(
-      `revision ${pin.revision}: download of ${pin.url} failed (${(error as Error).message}); set MCP_SPEC_MIRROR to a local copy of the schemas`,
+      `revision ${revision}: download of ${url} failed (${reason}); set MCP_SPEC_MIRROR to a local copy of the schemas`,
     );
   }
   if (!response.ok) {
     throw new SpecSourceError(
-      `revision ${pin.revision}: download of ${pin.url} answered HTTP ${response.status}; check the pinned URL or set MCP_SPEC_MIRROR`,
+      `revision ${revision}: download of ${url} answered HTTP ${response.status}; check the pinned URL or set MCP_SPEC_MIRROR`,
     );
   }
-  return Buffer.from(await response.arrayBuffer());
+  return Buffer.from(body);
 }

@@ -2,18 +2,18 @@ import { Stateful } from '../generated/latest.js';
 import type { CapabilityObject } from './capabilities.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
 import { SdkError } from './errors.js';
+import type { CapabilitiesOf, ProtocolTypesShape } from './protocol-types.js';
 import type { NotificationContext, RequestContext, RequestOptions } from './request-context.js';
-import { resolveSupported, revisionModule } from './revisions.js';
+import { resolveSupported } from './revisions.js';
 import type { Transport } from './transport.js';
 
+type Defaults = Stateful.ProtocolTypes;
 type ClientRequests = Stateful.ClientRequestMap;
-type ServerRequests = Stateful.ServerRequestMap;
-type ServerNotifications = Stateful.ServerNotificationMap;
 
 /** Options of a {@link Client}. */
-export interface ClientOptions extends EndpointOptions {
+export interface ClientOptions<T extends ProtocolTypesShape = Defaults> extends EndpointOptions {
   /** What this client offers (sampling, roots, elicitation…); fixed for the life of the client. */
-  readonly capabilities?: Stateful.ClientCapabilities;
+  readonly capabilities?: CapabilitiesOf<T, 'clientCapabilities', Stateful.ClientCapabilities>;
   /** Revisions this client accepts (default: every released stateful revision). */
   readonly supportedRevisions?: readonly string[];
   /** The version to ask for in `initialize` (default: the newest supported one). */
@@ -21,14 +21,14 @@ export interface ClientOptions extends EndpointOptions {
 }
 
 /** A handler for server→client request `M`. */
-export type ClientRequestHandler<M extends keyof ServerRequests> = (
-  params: ServerRequests[M]['params'],
+export type ClientRequestHandler<M extends keyof T['serverRequests'], T extends ProtocolTypesShape = Defaults> = (
+  params: T['serverRequests'][M]['params'],
   context: RequestContext,
-) => ServerRequests[M]['result'] | Promise<ServerRequests[M]['result']>;
+) => T['serverRequests'][M]['result'] | Promise<T['serverRequests'][M]['result']>;
 
 /** A handler for server→client notification `M`. */
-export type ClientNotificationHandler<M extends keyof ServerNotifications> = (
-  params: ServerNotifications[M]['params'],
+export type ClientNotificationHandler<M extends keyof T['serverNotifications'], T extends ProtocolTypesShape = Defaults> = (
+  params: T['serverNotifications'][M]['params'],
   context: NotificationContext,
 ) => void | Promise<void>;
 
@@ -49,7 +49,7 @@ export interface ListAllOptions extends RequestOptions {
 }
 
 // Typed senders for every client→server request and client notification, generated from the method table.
-export interface Client extends Stateful.ClientStubs<RequestOptions>, Stateful.ClientNotifiers<RequestOptions> {}
+export interface Client<T extends ProtocolTypesShape = Defaults> extends Stateful.ClientStubs<RequestOptions>, Stateful.ClientNotifiers<RequestOptions> {}
 
 /**
  * A low-level MCP client for the stateful revisions: runs the `initialize` handshake with
@@ -68,15 +68,15 @@ export interface Client extends Stateful.ClientStubs<RequestOptions>, Stateful.C
  * await client.close();
  * ```
  */
-export class Client extends Endpoint {
+export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private readonly info: Stateful.Implementation;
   private readonly preferred: string;
   private serverInfoValue: Stateful.Implementation | undefined;
   private instructionsValue: string | undefined;
 
-  constructor(info: Stateful.Implementation, options: ClientOptions = {}) {
-    const supported = resolveSupported(options.supportedRevisions);
-    super('client', (options.capabilities ?? {}) as CapabilityObject, supported, options);
+  constructor(info: Stateful.Implementation, options: ClientOptions<T> = {}) {
+    super('client', (options.capabilities ?? {}) as CapabilityObject, resolveSupported(options.supportedRevisions, options.revisions), options);
+    const supported = this.supportedRevisions;
     this.info = info;
     this.preferred = options.protocolVersion ?? supported[supported.length - 1]!;
     if (!supported.includes(this.preferred)) {
@@ -109,7 +109,7 @@ export class Client extends Endpoint {
    */
   async connect(transport: Transport, options: RequestOptions = {}): Promise<void> {
     await this.protocol.connect(transport);
-    this.protocol.setRevision(revisionModule(this.preferred));
+    this.protocol.setRevision(this.moduleFor(this.preferred));
     try {
       const result = (await this.protocol.request(
         'initialize',
@@ -122,7 +122,7 @@ export class Client extends Endpoint {
           `Server chose protocol version ${result.protocolVersion}; this client supports ${this.supportedRevisions.join(', ')}`,
         );
       }
-      this.protocol.setRevision(revisionModule(result.protocolVersion));
+      this.protocol.setRevision(this.moduleFor(result.protocolVersion));
       this.negotiated = result.protocolVersion;
       this.peerCapabilitiesValue = result.capabilities as CapabilityObject;
       this.serverInfoValue = result.serverInfo;
@@ -136,8 +136,8 @@ export class Client extends Endpoint {
   }
 
   /** Sends any client→server request of the negotiated revision, checking the server's capabilities. */
-  request<M extends keyof ClientRequests & string>(method: M, params: ClientRequests[M]['params'], options?: RequestOptions): Promise<ClientRequests[M]['result']> {
-    return this.sendRequest(method, params, options) as Promise<ClientRequests[M]['result']>;
+  request<M extends keyof T['clientRequests'] & string>(method: M, params: T['clientRequests'][M]['params'], options?: RequestOptions): Promise<T['clientRequests'][M]['result']> {
+    return this.sendRequest(method, params, options) as Promise<T['clientRequests'][M]['result']>;
   }
 
   /**
@@ -164,12 +164,12 @@ export class Client extends Endpoint {
    * Handles server→client request `method` (sampling, elicitation, roots). Fails with
    * SdkError('CAPABILITY_MISSING') when the client did not declare the capability it needs.
    */
-  setRequestHandler<M extends keyof ServerRequests & string>(method: M, handler: ClientRequestHandler<M>): void {
-    this.registerRequestHandler(method, handler as ClientRequestHandler<M>);
+  setRequestHandler<M extends keyof T['serverRequests'] & string>(method: M, handler: ClientRequestHandler<M, T>): void {
+    this.registerRequestHandler(method, handler as ClientRequestHandler<M, T>);
   }
 
   /** Handles server→client notification `method`. */
-  setNotificationHandler<M extends keyof ServerNotifications & string>(method: M, handler: ClientNotificationHandler<M>): void {
-    this.registerNotificationHandler(method, handler as ClientNotificationHandler<M>);
+  setNotificationHandler<M extends keyof T['serverNotifications'] & string>(method: M, handler: ClientNotificationHandler<M, T>): void {
+    this.registerNotificationHandler(method, handler as ClientNotificationHandler<M, T>);
   }
 }

@@ -5,7 +5,6 @@ import { SdkError } from './errors.js';
 import type { Side } from './method-table.js';
 import { Protocol, type ProtocolOptions } from './protocol.js';
 import type { NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from './request-context.js';
-import { revisionModule } from './revisions.js';
 import type { Transport } from './transport.js';
 
 /** Options shared by Client and Server. */
@@ -14,6 +13,11 @@ export interface EndpointOptions {
   readonly validate?: boolean;
   /** Validate what this endpoint sends, handler results included (default true). */
   readonly validateOutgoing?: boolean;
+  /**
+   * The revision modules to choose from, for a revision that is generated but not pinned in
+   * this package (default: every released stateful revision mcpgen ships).
+   */
+  readonly revisions?: readonly RevisionModule[];
   /** Timeout of requests that set none (default 60 s). */
   readonly defaultTimeoutMs?: number;
   /** Receives errors that have no caller to reject. */
@@ -31,17 +35,19 @@ export abstract class Endpoint {
   onclose?: () => void;
   /** Revisions this endpoint speaks, oldest first. */
   readonly supportedRevisions: readonly string[];
+  private readonly modules: readonly RevisionModule[];
 
   protected readonly ownCapabilities: CapabilityObject;
   protected peerCapabilitiesValue: CapabilityObject | undefined;
   protected negotiated: string | undefined;
 
-  protected constructor(side: Side, capabilities: CapabilityObject, supported: readonly string[], options: EndpointOptions) {
+  protected constructor(side: Side, capabilities: CapabilityObject, modules: readonly RevisionModule[], options: EndpointOptions) {
     this.ownCapabilities = capabilities;
-    this.supportedRevisions = supported;
+    this.modules = modules;
+    this.supportedRevisions = modules.map((module) => module.revision);
     const protocolOptions: ProtocolOptions = {
       side,
-      revision: revisionModule(supported[supported.length - 1]!),
+      revision: modules[modules.length - 1]!,
       validate: options.validate ?? true,
       validateOutgoing: options.validateOutgoing ?? true,
       ...(options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
@@ -67,8 +73,15 @@ export abstract class Endpoint {
   }
 
   /** The revision modules this endpoint may speak. */
-  protected get revisionModules(): RevisionModule[] {
-    return this.supportedRevisions.map(revisionModule);
+  protected get revisionModules(): readonly RevisionModule[] {
+    return this.modules;
+  }
+
+  /** The module of a supported revision (throws for any other). */
+  protected moduleFor(revision: string): RevisionModule {
+    const module = this.modules.find((candidate) => candidate.revision === revision);
+    if (module === undefined) throw new RangeError(`Protocol revision ${revision} is not supported here (${this.supportedRevisions.join(', ')})`);
+    return module;
   }
 
   /**

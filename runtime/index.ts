@@ -13,6 +13,7 @@ export type { RequestContext, NotificationContext, RequestOptions, NotificationO
 export type { Progress } from './pending-requests.js';
 export type { JSONRPCMessage, JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, JSONRPCResultResponse, JSONRPCErrorResponse, RequestId } from './jsonrpc.js';
 export { hasCapability } from './capabilities.js';
+export type { ProtocolTypesShape, RequestTypes, NotificationTypes, CapabilitiesOf } from './protocol-types.js';
 export type { CustomRequestDefinition, CustomNotificationDefinition, CustomRequest, CustomNotification } from './custom-methods.js';
 export { statefulRevisions } from './revisions.js';
 export { revisions, releasedRevisions, latestRevision, eras, loaders, type Revision } from '../generated/index.js';
@@ -50,3 +51,46 @@ export type { CorsOptions, SecurityOptions } from './http/security.js';
 export type { SessionDirectory, SessionInfo, SessionTransportKind } from './http/session.js';
 export type { FetchRequestInfo } from './http/fetch-adapter.js';
 export type { BodyReply, BodyText, HttpReply, HttpRequestView, StreamReply, StreamSink } from './http/http-types.js';
+// High-level server: registrations with handles, typed handlers, derived capabilities.
+export { McpServer, type McpServerOptions } from './mcp-server.js';
+export { McpSession } from './mcp-server/session.js';
+export {
+  McpContext,
+  type ContextRequestOptions,
+  type FormElicitationOutcome,
+  type UrlElicitationOutcome,
+  type UrlElicitationParams,
+} from './mcp-server/context.js';
+export type { ToolArgs, ToolConfig, ToolHandler, ToolResultBase, ToolReturn, ToolUpdate, RegisteredTool } from './mcp-server/tools.js';
+export type {
+  ReadResourceCallback,
+  ReadTemplateCallback,
+  RegisteredResource,
+  RegisteredResourceTemplate,
+  ResourceConfig,
+  ResourceTemplateConfig,
+} from './mcp-server/resources.js';
+export type { PromptArgs, PromptCallback, PromptConfig, RegisteredPrompt } from './mcp-server/prompts.js';
+export type { Completer, CompletionContext, CompletionValues } from './mcp-server/completion.js';
+export type { RegisteredHandle } from './mcp-server/registry.js';
+export type { ListChangedMode } from './mcp-server/list-changed.js';
+// URI templates (RFC 6570) with linear-time matching.
+export { UriTemplate, type UriTemplateVariableName, type UriVariables, type UriVariableValue } from './uri-template.js';
+// JSON Schema for schemas supplied at run time; Standard Schema interop.
+export { InterpretingJsonSchemaValidator, type InterpretingValidatorOptions } from './json-schema/interpreter.js';
+export type { FormatCheck } from './json-schema/formats.js';
+export type { JsonSchema, JsonSchemaCheck, JsonSchemaObject, JsonSchemaResult, JsonSchemaValidator } from './json-schema/types.js';
+export type { FromJsonSchema, InferSchemaInput, InferSchemaOutput } from './json-schema/infer.js';
+export type { SchemaInput } from './json-schema/schema-input.js';
+export type { StandardJsonSchemaV1, StandardProps, StandardIssue, StandardResult } from './json-schema/standard-schema.js';
+// Client conveniences.
+export { ListCache, type CachedListKind, type CachedLists, type ListCacheOptions } from './client-helpers/list-cache.js';
+export { getDisplayName, type Displayable } from './client-helpers/display-name.js';
+export { assertToolResult, checkToolResult, defaultJsonSchemaValidator } from './client-helpers/tool-output.js';
+export {
+  applyElicitationDefaults,
+  elicitationDefaults,
+  withElicitationDefaults,
+  type ElicitationValue,
+  type RequestedSchema,
+} from './client-helpers/elicitation.js';

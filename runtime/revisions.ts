@@ -16,15 +16,23 @@ export function revisionModule(revision: string): RevisionModule {
   return module;
 }
 
-/** Checks a user-supplied list of revisions against the era and the pins; returns it oldest first. */
-export function resolveSupported(requested: readonly string[] | undefined): string[] {
-  const list = requested ?? statefulRevisions;
-  if (list.length === 0) throw new RangeError('At least one protocol revision must be supported');
-  for (const revision of list) {
-    revisionModule(revision);
-    if (!statefulRevisions.includes(revision)) {
-      throw new RangeError(`Protocol revision ${revision} is not a released stateful revision (${statefulRevisions.join(', ')})`);
+/**
+ * The stateful revisions an endpoint speaks, oldest first. Without a `pool` they come from the
+ * generated pins (released ones only); with one, from the modules the caller supplies, which is
+ * how a freshly generated revision is used before it is pinned. `requested` narrows the choice.
+ */
+export function resolveSupported(requested: readonly string[] | undefined, pool?: readonly RevisionModule[]): RevisionModule[] {
+  const candidates = (pool ?? Object.values(revisionModules).filter((module) => module.status === 'released'))
+    .filter((module) => module.era === 'stateful')
+    .sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
+  if (candidates.length === 0) throw new RangeError('No stateful protocol revision is available');
+  if (requested === undefined) return candidates;
+  if (requested.length === 0) throw new RangeError('At least one protocol revision must be supported');
+  return [...requested].sort().map((revision) => {
+    const module = candidates.find((candidate) => candidate.revision === revision);
+    if (module === undefined) {
+      throw new RangeError(`Protocol revision ${revision} is not a released stateful revision (${candidates.map((c) => c.revision).join(', ')})`);
     }
-  }
-  return [...list].sort();
+    return module;
+  });
 }

@@ -2,20 +2,18 @@ import { Stateful } from '../generated/latest.js';
 import type { CapabilityObject } from './capabilities.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
 import { ProtocolError } from './errors.js';
+import type { CapabilitiesOf, ProtocolTypesShape } from './protocol-types.js';
 import { LOG_NOTIFICATION } from './special-methods.js';
 import type { NotificationContext, RequestContext, RequestOptions } from './request-context.js';
-import { resolveSupported, revisionModule } from './revisions.js';
+import { resolveSupported } from './revisions.js';
 import type { Transport } from './transport.js';
 
-type ClientRequests = Stateful.ClientRequestMap;
-type ClientNotifications = Stateful.ClientNotificationMap;
-type ServerRequests = Stateful.ServerRequestMap;
-type ServerNotifications = Stateful.ServerNotificationMap;
+type Defaults = Stateful.ProtocolTypes;
 
 /** Options of a {@link Server}. */
-export interface ServerOptions extends EndpointOptions {
+export interface ServerOptions<T extends ProtocolTypesShape = Defaults> extends EndpointOptions {
   /** What this server offers; fixed for the life of the server. */
-  readonly capabilities?: Stateful.ServerCapabilities;
+  readonly capabilities?: CapabilitiesOf<T, 'serverCapabilities', Stateful.ServerCapabilities>;
   /** Guidance for the model, sent in the initialize result. */
   readonly instructions?: string;
   /** Revisions to negotiate (default: every released stateful revision). */
@@ -23,19 +21,19 @@ export interface ServerOptions extends EndpointOptions {
 }
 
 /** A handler for client→server request `M`: exact params in, exact result out. */
-export type ServerRequestHandler<M extends keyof ClientRequests> = (
-  params: ClientRequests[M]['params'],
+export type ServerRequestHandler<M extends keyof T['clientRequests'], T extends ProtocolTypesShape = Defaults> = (
+  params: T['clientRequests'][M]['params'],
   context: RequestContext,
-) => ClientRequests[M]['result'] | Promise<ClientRequests[M]['result']>;
+) => T['clientRequests'][M]['result'] | Promise<T['clientRequests'][M]['result']>;
 
 /** A handler for client→server notification `M`. */
-export type ServerNotificationHandler<M extends keyof ClientNotifications> = (
-  params: ClientNotifications[M]['params'],
+export type ServerNotificationHandler<M extends keyof T['clientNotifications'], T extends ProtocolTypesShape = Defaults> = (
+  params: T['clientNotifications'][M]['params'],
   context: NotificationContext,
 ) => void | Promise<void>;
 
 // Typed senders for server→client requests and notifications, generated from the method table.
-export interface Server extends Stateful.ServerStubs<RequestOptions>, Stateful.ServerNotifiers<RequestOptions> {}
+export interface Server<T extends ProtocolTypesShape = Defaults> extends Stateful.ServerStubs<RequestOptions>, Stateful.ServerNotifiers<RequestOptions> {}
 
 /**
  * A low-level MCP server for the stateful revisions: answers `initialize` with version
@@ -56,7 +54,7 @@ export interface Server extends Stateful.ServerStubs<RequestOptions>, Stateful.S
  * await server.connect(new StdioServerTransport());
  * ```
  */
-export class Server extends Endpoint {
+export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   /** Fires once the client sent `notifications/initialized`. */
   oninitialized?: () => void;
   /** The level the client asked for with `logging/setLevel`, if any. */
@@ -67,8 +65,8 @@ export class Server extends Endpoint {
   private clientInfoValue: Stateful.Implementation | undefined;
   private initialized = false;
 
-  constructor(info: Stateful.Implementation, options: ServerOptions = {}) {
-    super('server', (options.capabilities ?? {}) as CapabilityObject, resolveSupported(options.supportedRevisions), options);
+  constructor(info: Stateful.Implementation, options: ServerOptions<T> = {}) {
+    super('server', (options.capabilities ?? {}) as CapabilityObject, resolveSupported(options.supportedRevisions, options.revisions), options);
     this.info = info;
     this.instructions = options.instructions;
     this.protocol.setRequestHandler('initialize', (params) => this.answerInitialize(params as unknown as Stateful.InitializeRequestParams));
@@ -76,7 +74,7 @@ export class Server extends Endpoint {
       this.initialized = true;
       this.oninitialized?.();
     });
-    if (options.capabilities?.logging) {
+    if ((options.capabilities as Stateful.ServerCapabilities | undefined)?.logging) {
       this.protocol.setRequestHandler('logging/setLevel', (params) => {
         this.loggingLevel = (params as unknown as Stateful.SetLevelRequestParams).level;
         return {};
@@ -114,8 +112,8 @@ export class Server extends Endpoint {
    * generated method table. Fails with SdkError('CAPABILITY_MISSING') when the method needs a
    * server capability this server did not declare.
    */
-  setRequestHandler<M extends keyof ClientRequests & string>(method: M, handler: ServerRequestHandler<M>): void {
-    this.registerRequestHandler(method, (params: ClientRequests[M]['params'], context: RequestContext) => {
+  setRequestHandler<M extends keyof T['clientRequests'] & string>(method: M, handler: ServerRequestHandler<M, T>): void {
+    this.registerRequestHandler(method, (params: T['clientRequests'][M]['params'], context: RequestContext) => {
       if (this.negotiated === undefined) {
         throw new ProtocolError(this.protocol.revision!.errorCodes.INVALID_REQUEST!, `Received ${method} before initialize`);
       }
@@ -124,17 +122,17 @@ export class Server extends Endpoint {
   }
 
   /** Handles client→server notification `method`. */
-  setNotificationHandler<M extends keyof ClientNotifications & string>(method: M, handler: ServerNotificationHandler<M>): void {
-    this.registerNotificationHandler(method, handler as ServerNotificationHandler<M>);
+  setNotificationHandler<M extends keyof T['clientNotifications'] & string>(method: M, handler: ServerNotificationHandler<M, T>): void {
+    this.registerNotificationHandler(method, handler as ServerNotificationHandler<M, T>);
   }
 
   /** Sends any server→client request of the negotiated revision, checking the client's capabilities. */
-  request<M extends keyof ServerRequests & string>(method: M, params: ServerRequests[M]['params'], options?: RequestOptions): Promise<ServerRequests[M]['result']> {
-    return this.sendRequest(method, params, options) as Promise<ServerRequests[M]['result']>;
+  request<M extends keyof T['serverRequests'] & string>(method: M, params: T['serverRequests'][M]['params'], options?: RequestOptions): Promise<T['serverRequests'][M]['result']> {
+    return this.sendRequest(method, params, options) as Promise<T['serverRequests'][M]['result']>;
   }
 
   /** Sends any server→client notification of the negotiated revision. */
-  notification<M extends keyof ServerNotifications & string>(method: M, params: ServerNotifications[M]['params']): Promise<void> {
+  notification<M extends keyof T['serverNotifications'] & string>(method: M, params: T['serverNotifications'][M]['params']): Promise<void> {
     return this.sendNotification(method, params);
   }
 
@@ -152,7 +150,7 @@ export class Server extends Endpoint {
     }
     const supported = this.supportedRevisions;
     const version = supported.includes(params.protocolVersion) ? params.protocolVersion : supported[supported.length - 1]!;
-    this.protocol.setRevision(revisionModule(version));
+    this.protocol.setRevision(this.moduleFor(version));
     this.negotiated = version;
     this.peerCapabilitiesValue = params.capabilities as CapabilityObject;
     this.clientInfoValue = params.clientInfo;

@@ -347,7 +347,7 @@ export const methods = {
 export type Method = keyof typeof methods;
 
 /** Requests a client sends (and a server handles): params and final result per method. */
-export interface ClientRequestMap {
+export type ClientRequestMap = {
   'completion/complete': { params: NonNullable<T.CompleteRequest['params']>; paramsRequired: true; result: T.CompleteResult };
   'initialize': { params: NonNullable<T.InitializeRequest['params']>; paramsRequired: true; result: T.InitializeResult };
   'logging/setLevel': { params: NonNullable<T.SetLevelRequest['params']>; paramsRequired: true; result: T.EmptyResult };
@@ -361,29 +361,29 @@ export interface ClientRequestMap {
   'resources/unsubscribe': { params: NonNullable<T.UnsubscribeRequest['params']>; paramsRequired: true; result: T.EmptyResult };
   'tools/call': { params: NonNullable<T.CallToolRequest['params']>; paramsRequired: true; result: T.CallToolResult };
   'tools/list': { params: NonNullable<T.ListToolsRequest['params']>; paramsRequired: false; result: T.ListToolsResult };
-}
+};
 
 /** Requests a server sends (and a client handles) as JSON-RPC requests. */
-export interface ServerRequestMap {
+export type ServerRequestMap = {
   'ping': { params: NonNullable<T.PingRequest['params']>; paramsRequired: false; result: T.EmptyResult };
   'roots/list': { params: NonNullable<T.ListRootsRequest['params']>; paramsRequired: false; result: T.ListRootsResult };
   'sampling/createMessage': { params: NonNullable<T.CreateMessageRequest['params']>; paramsRequired: true; result: T.CreateMessageResult };
-}
+};
 
 /** Requests a server embeds in an InputRequiredResult (2026 era); the client answers them in `inputResponses`. */
-export interface InputRequestMap {
-}
+export type InputRequestMap = {
+};
 
 /** Notifications a client sends. */
-export interface ClientNotificationMap {
+export type ClientNotificationMap = {
   'notifications/cancelled': { params: NonNullable<T.CancelledNotification['params']>; paramsRequired: true };
   'notifications/initialized': { params: NonNullable<T.InitializedNotification['params']>; paramsRequired: false };
   'notifications/progress': { params: NonNullable<T.ProgressNotification['params']>; paramsRequired: true };
   'notifications/roots/list_changed': { params: NonNullable<T.RootsListChangedNotification['params']>; paramsRequired: false };
-}
+};
 
 /** Notifications a server sends. */
-export interface ServerNotificationMap {
+export type ServerNotificationMap = {
   'notifications/cancelled': { params: NonNullable<T.CancelledNotification['params']>; paramsRequired: true };
   'notifications/message': { params: NonNullable<T.LoggingMessageNotification['params']>; paramsRequired: true };
   'notifications/progress': { params: NonNullable<T.ProgressNotification['params']>; paramsRequired: true };
@@ -391,6 +391,16 @@ export interface ServerNotificationMap {
   'notifications/resources/list_changed': { params: NonNullable<T.ResourceListChangedNotification['params']>; paramsRequired: false };
   'notifications/resources/updated': { params: NonNullable<T.ResourceUpdatedNotification['params']>; paramsRequired: true };
   'notifications/tools/list_changed': { params: NonNullable<T.ToolListChangedNotification['params']>; paramsRequired: false };
+};
+
+/** The method maps of this revision in one type, for typing a Client or Server pinned to it. */
+export interface ProtocolTypes {
+  clientRequests: ClientRequestMap;
+  serverRequests: ServerRequestMap;
+  clientNotifications: ClientNotificationMap;
+  serverNotifications: ServerNotificationMap;
+  clientCapabilities: T.ClientCapabilities;
+  serverCapabilities: T.ServerCapabilities;
 }
 
 /** Typed senders for every request a client may send. */

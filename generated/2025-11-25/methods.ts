@@ -445,7 +445,7 @@ export const methods = {
 export type Method = keyof typeof methods;
 
 /** Requests a client sends (and a server handles): params and final result per method. */
-export interface ClientRequestMap {
+export type ClientRequestMap = {
   'completion/complete': { params: T.CompleteRequestParams; paramsRequired: true; result: T.CompleteResult };
   'initialize': { params: T.InitializeRequestParams; paramsRequired: true; result: T.InitializeResult };
   'logging/setLevel': { params: T.SetLevelRequestParams; paramsRequired: true; result: T.EmptyResult };
@@ -463,10 +463,10 @@ export interface ClientRequestMap {
   'tasks/result': { params: NonNullable<T.GetTaskPayloadRequest['params']>; paramsRequired: true; result: T.GetTaskPayloadResult };
   'tools/call': { params: T.CallToolRequestParams; paramsRequired: true; result: T.CallToolResult };
   'tools/list': { params: T.PaginatedRequestParams; paramsRequired: false; result: T.ListToolsResult };
-}
+};
 
 /** Requests a server sends (and a client handles) as JSON-RPC requests. */
-export interface ServerRequestMap {
+export type ServerRequestMap = {
   'elicitation/create': { params: T.ElicitRequestParams; paramsRequired: true; result: T.ElicitResult };
   'ping': { params: T.RequestParams; paramsRequired: false; result: T.EmptyResult };
   'roots/list': { params: T.RequestParams; paramsRequired: false; result: T.ListRootsResult };
@@ -475,23 +475,23 @@ export interface ServerRequestMap {
   'tasks/get': { params: NonNullable<T.GetTaskRequest['params']>; paramsRequired: true; result: T.GetTaskResult };
   'tasks/list': { params: T.PaginatedRequestParams; paramsRequired: false; result: T.ListTasksResult };
   'tasks/result': { params: NonNullable<T.GetTaskPayloadRequest['params']>; paramsRequired: true; result: T.GetTaskPayloadResult };
-}
+};
 
 /** Requests a server embeds in an InputRequiredResult (2026 era); the client answers them in `inputResponses`. */
-export interface InputRequestMap {
-}
+export type InputRequestMap = {
+};
 
 /** Notifications a client sends. */
-export interface ClientNotificationMap {
+export type ClientNotificationMap = {
   'notifications/cancelled': { params: T.CancelledNotificationParams; paramsRequired: true };
   'notifications/initialized': { params: T.NotificationParams; paramsRequired: false };
   'notifications/progress': { params: T.ProgressNotificationParams; paramsRequired: true };
   'notifications/roots/list_changed': { params: T.NotificationParams; paramsRequired: false };
   'notifications/tasks/status': { params: T.TaskStatusNotificationParams; paramsRequired: true };
-}
+};
 
 /** Notifications a server sends. */
-export interface ServerNotificationMap {
+export type ServerNotificationMap = {
   'notifications/cancelled': { params: T.CancelledNotificationParams; paramsRequired: true };
   'notifications/elicitation/complete': { params: NonNullable<T.ElicitationCompleteNotification['params']>; paramsRequired: true };
   'notifications/message': { params: T.LoggingMessageNotificationParams; paramsRequired: true };
@@ -501,6 +501,16 @@ export interface ServerNotificationMap {
   'notifications/resources/updated': { params: T.ResourceUpdatedNotificationParams; paramsRequired: true };
   'notifications/tasks/status': { params: T.TaskStatusNotificationParams; paramsRequired: true };
   'notifications/tools/list_changed': { params: T.NotificationParams; paramsRequired: false };
+};
+
+/** The method maps of this revision in one type, for typing a Client or Server pinned to it. */
+export interface ProtocolTypes {
+  clientRequests: ClientRequestMap;
+  serverRequests: ServerRequestMap;
+  clientNotifications: ClientNotificationMap;
+  serverNotifications: ServerNotificationMap;
+  clientCapabilities: T.ClientCapabilities;
+  serverCapabilities: T.ServerCapabilities;
 }
 
 /** Typed senders for every request a client may send. */

@@ -306,7 +306,7 @@ export const methods = {
 export type Method = keyof typeof methods;
 
 /** Requests a client sends (and a server handles): params and final result per method. */
-export interface ClientRequestMap {
+export type ClientRequestMap = {
   'completion/complete': { params: T.CompleteRequestParams; paramsRequired: true; result: T.CompleteResult };
   'prompts/get': { params: T.GetPromptRequestParams; paramsRequired: true; result: T.GetPromptResult };
   'prompts/list': { params: T.PaginatedRequestParams; paramsRequired: true; result: T.ListPromptsResult };
@@ -317,26 +317,26 @@ export interface ClientRequestMap {
   'subscriptions/listen': { params: T.SubscriptionsListenRequestParams; paramsRequired: true; result: T.SubscriptionsListenResult };
   'tools/call': { params: T.CallToolRequestParams; paramsRequired: true; result: T.CallToolResult };
   'tools/list': { params: T.PaginatedRequestParams; paramsRequired: true; result: T.ListToolsResult };
-}
+};
 
 /** Requests a server sends (and a client handles) as JSON-RPC requests. */
-export interface ServerRequestMap {
-}
+export type ServerRequestMap = {
+};
 
 /** Requests a server embeds in an InputRequiredResult (2026 era); the client answers them in `inputResponses`. */
-export interface InputRequestMap {
+export type InputRequestMap = {
   'elicitation/create': { params: T.ElicitRequestParams; paramsRequired: true; result: T.ElicitResult };
   'roots/list': { params: NonNullable<T.ListRootsRequest['params']>; paramsRequired: false; result: T.ListRootsResult };
   'sampling/createMessage': { params: T.CreateMessageRequestParams; paramsRequired: true; result: T.CreateMessageResult };
-}
+};
 
 /** Notifications a client sends. */
-export interface ClientNotificationMap {
+export type ClientNotificationMap = {
   'notifications/cancelled': { params: T.CancelledNotificationParams; paramsRequired: true };
-}
+};
 
 /** Notifications a server sends. */
-export interface ServerNotificationMap {
+export type ServerNotificationMap = {
   'notifications/cancelled': { params: T.CancelledNotificationParams; paramsRequired: true };
   'notifications/message': { params: T.LoggingMessageNotificationParams; paramsRequired: true };
   'notifications/progress': { params: T.ProgressNotificationParams; paramsRequired: true };
@@ -345,6 +345,16 @@ export interface ServerNotificationMap {
   'notifications/resources/updated': { params: T.ResourceUpdatedNotificationParams; paramsRequired: true };
   'notifications/subscriptions/acknowledged': { params: T.SubscriptionsAcknowledgedNotificationParams; paramsRequired: true };
   'notifications/tools/list_changed': { params: T.NotificationParams; paramsRequired: false };
+};
+
+/** The method maps of this revision in one type, for typing a Client or Server pinned to it. */
+export interface ProtocolTypes {
+  clientRequests: ClientRequestMap;
+  serverRequests: ServerRequestMap;
+  clientNotifications: ClientNotificationMap;
+  serverNotifications: ServerNotificationMap;
+  clientCapabilities: T.ClientCapabilities;
+  serverCapabilities: T.ServerCapabilities;
 }
 
 /** Typed senders for every request a client may send. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Client, createLinkedPair, Protocol, ProtocolError, SdkError, Server, statefulRevisions } from '../../runtime/index.js';
+import { Client, createLinkedPair, Protocol, ProtocolError, SdkError, Server, statefulRevisions, type ClientOptions, type ServerOptions } from '../../runtime/index.js';
 import { revisionModule } from '../../runtime/revisions.js';
 
 const info = { name: 'lifecycle', version: '1.0.0' };
 
-async function pair(serverOptions: ConstructorParameters<typeof Server>[1] = {}, clientOptions: ConstructorParameters<typeof Client>[1] = {}) {
+async function pair(serverOptions: ServerOptions = {}, clientOptions: ClientOptions = {}) {
   const server = new Server(info, serverOptions);
   const client = new Client(info, clientOptions);
   const [a, b] = createLinkedPair();

@@ -38,7 +38,7 @@ export interface BuiltRevision {
 /** Loads a pinned schema, applies its patches and derives the model and the method table. */
 export async function buildRevision(pin: RevisionPin, options: Pick<GenerateOptions, 'root' | 'mirror' | 'patches' | 'log'> = {}): Promise<BuiltRevision> {
   const root = options.root ?? repoRoot;
-  const loaded = await loadSchema(pin, { mirror: options.mirror });
+  const loaded = await loadSchema(pin, { mirror: options.mirror, cacheDir: join(root, '.cache', 'spec') });
   const patches = [...(options.patches?.get(pin.revision) ?? loadPatches(pin.revision, root))];
   const patched = applyPatches(pin.revision, loaded.document, patches) as Record<string, unknown>;
   const model = buildModel(pin, patched, patches.map((p) => p.id));
@@ -57,19 +57,31 @@ function asCodegenError(revision: string, error: unknown): Error {
 /** Every generated file's path (relative to the output folder) and content. */
 export type GeneratedFiles = Map<string, string>;
 
-/** Hash of the generator's own sources and patch lists, recorded in every MANIFEST.json. */
-export function codegenHash(root: string): string {
-  const files: string[] = [];
+/** The text of a `spec/patches/<revision>.json` file holding `patches`. */
+export function patchFileText(patches: readonly Patch[]): string {
+  return `${JSON.stringify(patches, null, 2)}\n`;
+}
+
+/**
+ * Hash of the generator's own sources and patch lists, recorded in every MANIFEST.json.
+ * `pending` holds patch files not written yet (file name → text), hashed as if they were.
+ */
+export function codegenHash(root: string, pending: ReadonlyMap<string, string> = new Map()): string {
+  const files: Array<[string, string]> = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir).sort()) {
       const path = join(dir, entry);
       if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(ts|json)$/.test(entry)) files.push(path);
+      else if (/\.(ts|json)$/.test(entry)) files.push([relative(root, path), readFileSync(path, 'utf8')]);
     }
   };
   walk(join(root, 'codegen'));
-  walk(join(root, 'spec', 'patches'));
-  return sha256(files.map((f) => `${relative(root, f)}\n${readFileSync(f, 'utf8')}`).join('\0'));
+  const patchDir = join(root, 'spec', 'patches');
+  const onDisk = existsSync(patchDir) ? readdirSync(patchDir).filter((entry) => /\.(ts|json)$/.test(entry) && !statSync(join(patchDir, entry)).isDirectory()) : [];
+  for (const entry of [...new Set([...onDisk, ...pending.keys()])].sort()) {
+    files.push([relative(root, join(patchDir, entry)), pending.get(entry) ?? readFileSync(join(patchDir, entry), 'utf8')]);
+  }
+  return sha256(files.map(([path, text]) => `${path}\n${text}`).join('\0'));
 }
 
 /** Runs the whole pipeline in memory: pins → schemas → patches → model → files. */
@@ -103,7 +115,11 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
     targets.set(model.pin.revision, list);
   }
   const shared = emitSharedValidators(models, targets);
-  const cgHash = codegenHash(root);
+  // A revision being added has its patch list in options.patches; its file is written afterwards.
+  const pending = new Map(
+    [...(options.patches ?? new Map<string, readonly Patch[]>())].filter(([rev]) => !existsSync(join(root, 'spec', 'patches', `${rev}.json`))).map(([rev, list]) => [`${rev}.json`, patchFileText(list)]),
+  );
+  const cgHash = codegenHash(root, pending);
   const allLabel = pins.map((p) => p.revision).join(', ');
   const allHash = sha256(pins.map((p) => p.sha256).join('\n'));
   const files: GeneratedFiles = new Map();

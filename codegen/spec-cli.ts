@@ -12,7 +12,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildRevision, generateAll, writeOutput } from './main.js';
+import { buildRevision, generateAll, patchFileText, writeOutput } from './main.js';
 import { CodegenError } from './model.js';
 import { SpecCommandError } from './spec-command-error.js';
 import { diffRevisions } from './spec-diff.js';
@@ -154,8 +154,16 @@ async function addRevision(args: readonly string[], io: SpecIo): Promise<void> {
   const pin: RevisionPin = { revision, url, sha256: hash, era: era ?? inferEra(document), status };
   if (fetched.downloaded) storeInCache(join(io.root, '.cache', 'spec'), revision, fetched.bytes);
   const next = insertPin(pins, pin);
-  const counts = await regenerate({ ...io, mirror }, next, revision);
-  if (!existsSync(patchFile(io.root, revision))) writeFileSync(patchFile(io.root, revision), '[]\n');
+  let counts: { files: number; docs: number };
+  try {
+    counts = await regenerate({ ...io, mirror }, next, revision);
+  } catch (error) {
+    const unpatched = !existsSync(patchFile(io.root, revision)) && (error instanceof CodegenError || (error instanceof Error && error.constructor === Error));
+    if (!unpatched || !(error as Error).message.startsWith(`revision ${revision}:`)) throw error;
+    throw new CodegenError(`${(error as Error).message}; to correct the schema, write spec/patches/${revision}.json and run spec add again`, { cause: error });
+  }
+  // An empty patch list, as regenerate() hashed it into every MANIFEST.json.
+  if (!existsSync(patchFile(io.root, revision))) writeFileSync(patchFile(io.root, revision), patchFileText([]));
   writePins(io.root, next);
   io.out(`codegen: pinned ${revision} (${pin.era}, ${pin.status}, sha256 ${hash}) from ${fetched.origin}; wrote ${counts.files} files to generated/ and ${counts.docs} to ${DOCS_DIR}/\n`);
 }

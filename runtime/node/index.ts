@@ -3,3 +3,4 @@ export { StdioServerTransport, type StdioServerTransportOptions } from './stdio-
 export { StdioClientTransport, type StdioClientTransportOptions, type ExitStatus } from './stdio-client.js';
 export { defaultEnvironment } from './default-environment.js';
 export { createMcpNodeServer, toNodeHandler, type McpNodeServer, type McpNodeServerOptions, type NodeMcpListener } from './http.js';
+export { AjvJsonSchemaValidator, type AjvJsonSchemaValidatorOptions } from './ajv-validator.js';

@@ -1,0 +1,95 @@
+import { Stateful } from '../../generated/latest.js';
+import { ProtocolError } from '../errors.js';
+import type { RequestContext } from '../request-context.js';
+import type { Server } from '../server.js';
+import { complete } from './completion.js';
+import { McpContext, type SchemaCache } from './context.js';
+import { paginate, type Page } from './pagination.js';
+import { getPrompt, type PromptEntry } from './prompts.js';
+import type { Registry } from './registry.js';
+import { listedResources, locate, resourceNotFound, type ResourceEntry, type TemplateEntry } from './resources.js';
+import type { McpSession } from './session.js';
+import { callTool, type ToolEntry } from './tools.js';
+
+/** What the per-session handlers read from the McpServer. */
+export interface ServerHost extends SchemaCache {
+  readonly tools: Registry<ToolEntry>;
+  readonly resources: Registry<ResourceEntry>;
+  readonly templates: Registry<TemplateEntry>;
+  readonly prompts: Registry<PromptEntry>;
+  readonly pageSize: number;
+}
+
+/** `{ [field]: items, nextCursor? }`, the shape of every list result. */
+function pageResult<F extends string, T>(field: F, page: Page<T>): { [K in F]: T[] } & { nextCursor?: string } {
+  const result = { [field]: page.items } as { [K in F]: T[] } & { nextCursor?: string };
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+  return result;
+}
+
+/**
+ * Installs the request handlers of every feature `capabilities` declares on one session's
+ * Server. Handlers look registrations up at request time, so later registrations, updates and
+ * removals apply to connected sessions at once.
+ */
+export function installHandlers(server: Server, session: McpSession, host: ServerHost): void {
+  const capabilities = session.capabilities;
+  const contextOf = (request: RequestContext): McpContext => new McpContext(session, request, host);
+  if (capabilities.tools !== undefined) {
+    server.setRequestHandler('tools/list', (params) => {
+      const tools = host.tools.visible(session).map(([, entry]) => entry.definition);
+      return pageResult('tools', paginate(tools, (tool) => tool.name, params?.cursor, host.pageSize));
+    });
+    server.setRequestHandler('tools/call', (params, request) => {
+      const entry = host.tools.find(params.name, session);
+      // An unknown tool is a protocol error (the tools page's own example uses -32602).
+      if (entry === undefined) throw new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `Unknown tool: ${params.name}`);
+      return callTool(entry, params, contextOf(request));
+    });
+  }
+  if (capabilities.resources !== undefined) {
+    server.setRequestHandler('resources/list', async (params, request) => {
+      const resources = await listedResources(host.resources, host.templates, contextOf(request));
+      return pageResult('resources', paginate(resources, (resource) => resource.uri, params?.cursor, host.pageSize));
+    });
+    server.setRequestHandler('resources/templates/list', (params) => {
+      const templates = [...host.templates.each(session)].map((entry) => entry.definition);
+      return pageResult('resourceTemplates', paginate(templates, (template) => template.uriTemplate, params?.cursor, host.pageSize));
+    });
+    server.setRequestHandler('resources/read', (params, request) => {
+      const read = locate(params.uri, host.resources, host.templates, session);
+      if (read === undefined) throw resourceNotFound(params.uri);
+      return read(contextOf(request));
+    });
+    if (capabilities.resources.subscribe === true) {
+      server.setRequestHandler('resources/subscribe', (params) => {
+        if (locate(params.uri, host.resources, host.templates, session) === undefined) throw resourceNotFound(params.uri);
+        session.subscriptions.add(params.uri);
+        return {};
+      });
+      server.setRequestHandler('resources/unsubscribe', (params) => {
+        session.subscriptions.delete(params.uri);
+        return {};
+      });
+    }
+  }
+  if (capabilities.prompts !== undefined) {
+    server.setRequestHandler('prompts/list', (params) => {
+      const prompts = host.prompts.visible(session).map(([, entry]) => entry.definition);
+      return pageResult('prompts', paginate(prompts, (prompt) => prompt.name, params?.cursor, host.pageSize));
+    });
+    server.setRequestHandler('prompts/get', (params, request) => {
+      const entry = host.prompts.find(params.name, session);
+      if (entry === undefined) throw new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `Unknown prompt: ${params.name}`);
+      return getPrompt(entry, params, contextOf(request));
+    });
+  }
+  if (capabilities.completions !== undefined) {
+    server.setRequestHandler('completion/complete', (params) =>
+      complete(params, session, {
+        prompt: (name) => host.prompts.find(name, session),
+        template: (uriTemplate) => host.templates.find(uriTemplate, session),
+      }),
+    );
+  }
+}

@@ -36,11 +36,66 @@ build: install
 typecheck: install
 	$(TSC) -p tsconfig.json
 
+# The conformance run comes after the unit tests, never alongside them: some scenarios check
+# timing. SKIP_CONFORMANCE=1 leaves it out (CI runs it as a stage of its own).
 test: install typecheck
 	$(VITEST) run
+ifneq ($(SKIP_CONFORMANCE),1)
+	$(MAKE) conformance
+endif
 
 demo: install
 	$(TSX) examples/demo-client.ts
 
 clean:
 	rm -rf dist .cache
+
+# The MCP conformance suite (@modelcontextprotocol/conformance) against the everything server and
+# the conformance client, plus an MCP Inspector CLI smoke test; see conformance/run.ts. The suite
+# and the Inspector run on a Node 22 that the runner installs into .cache/node22 from npm.
+.PHONY: conformance
+conformance: install
+	$(TSX) conformance/run.ts
+
+# Benchmarks (not part of `make test`; see bench/README.md). `bench` is the full run, whose
+# results go to bench/results/; `bench-quick` is the smoke run CI uses (no footprint scenario,
+# reuses dist/ when it is newer than the sources). Both compile the harness with esbuild into
+# bench/.out and install its one extra package (@modelcontextprotocol/node) into bench/node_modules.
+ESBUILD := node_modules/.bin/esbuild
+BENCH_PREPARE = \
+	{ test bench/node_modules/.package-lock.json -nt bench/package-lock.json || npm ci --prefix bench --no-audit --no-fund --loglevel=error; } && \
+	rm -rf bench/.out && \
+	$(ESBUILD) $$(find bench/main.ts bench/lib bench/impl bench/http bench/workers -name '*.ts') \
+	  --outdir=bench/.out --outbase=bench --format=esm --platform=node --target=node20 --log-level=warning
+
+.PHONY: bench bench-quick
+
+bench: install build
+	$(BENCH_PREPARE)
+	node bench/.out/main.js
+
+bench-quick: install
+	@if [ ! -f dist/runtime/index.js ] || [ -n "$$(find runtime generated -name '*.ts' -newer dist/runtime/index.js | head -1)" ]; then $(MAKE) build; fi
+	$(BENCH_PREPARE)
+	node bench/.out/main.js --quick
+
+# Maintainer commands for protocol revisions (see docs/spec-revisions.md); they run the codegen
+# CLI and are not part of the published package.
+#   make spec-diff FROM=2025-11-25 TO=2026-07-28 [JSON=1]
+#   make spec-add REVISION=<YYYY-MM-DD|draft> URL=<schema.json url> [SHA256=…] [ERA=stateful|stateless] [STATUS=released|draft]
+#   make spec-update REVISION=draft URL=<schema.json url> [SHA256=…] [ERA=…] [FORCE=1 REASON="why a released pin moves"]
+# Values reach the command through the environment, so quotes in REASON need no escaping.
+.PHONY: spec-diff spec-add spec-update
+export FROM TO REVISION URL SHA256 ERA STATUS REASON
+
+spec-diff: install
+	@[ -n "$$FROM" ] && [ -n "$$TO" ] || { echo 'usage: make spec-diff FROM=<revision> TO=<revision> [JSON=1]' >&2; exit 2; }
+	$(TSX) codegen/main.ts spec diff "$$FROM" "$$TO" $(if $(JSON),--json)
+
+spec-add: install
+	@[ -n "$$REVISION" ] && [ -n "$$URL" ] || { echo 'usage: make spec-add REVISION=<YYYY-MM-DD|draft> URL=<url> [SHA256=<hash>] [ERA=stateful|stateless] [STATUS=released|draft]' >&2; exit 2; }
+	$(TSX) codegen/main.ts spec add "$$REVISION" --url "$$URL" $${SHA256:+--sha256 "$$SHA256"} $${ERA:+--era "$$ERA"} $${STATUS:+--status "$$STATUS"}
+
+spec-update: install
+	@[ -n "$$REVISION" ] && [ -n "$$URL" ] || { echo 'usage: make spec-update REVISION=<revision> URL=<url> [SHA256=<hash>] [ERA=stateful|stateless] [FORCE=1 REASON="…"]' >&2; exit 2; }
+	$(TSX) codegen/main.ts spec update "$$REVISION" --url "$$URL" $${SHA256:+--sha256 "$$SHA256"} $${ERA:+--era "$$ERA"} $(if $(FORCE),--force) $${REASON:+--reason "$$REASON"}

@@ -1,0 +1,149 @@
+/**
+ * The conformance client: one program for every client scenario of @modelcontextprotocol/conformance,
+ * built on mcpgen's Client and StreamableHttpClientTransport.
+ *
+ * The suite runs it as `<command> <server-url>` with the scenario's name in
+ * MCP_CONFORMANCE_SCENARIO, the protocol revision to speak in MCP_CONFORMANCE_PROTOCOL_VERSION
+ * and, for some scenarios, JSON details in MCP_CONFORMANCE_CONTEXT. It exits 0 when it did
+ * what the scenario asks; the suite's mock server judges how well.
+ *
+ * Run by hand: MCP_CONFORMANCE_SCENARIO=tools_call node --import tsx conformance/client.ts http://127.0.0.1:3000/mcp
+ */
+import { Client, StreamableHttpClientTransport, Stateful, statefulRevisions } from '../runtime/index.js';
+
+/** Every scenario finishes well within this, or the client gives up (the suite would wait 30 s). */
+const DEADLINE_MS = 20_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+
+type Scenario = (client: Client) => Promise<void>;
+
+class ScenarioFailure extends Error {}
+
+/** Accepts a form elicitation, filling every field from its schema default (SEP-1034). */
+function acceptWithDefaults(params: Stateful.ElicitRequestParams): Stateful.ElicitResult {
+  if (params.mode === 'url') {
+    return { action: 'decline' };
+  }
+  const content: NonNullable<Stateful.ElicitResult['content']> = {};
+  for (const [name, schema] of Object.entries(params.requestedSchema.properties)) {
+    const fallback = 'default' in schema ? schema.default : undefined;
+    if (fallback !== undefined) {
+      content[name] = fallback as string | number | boolean | string[];
+    }
+  }
+  return { action: 'accept', content };
+}
+
+async function listTools(client: Client): Promise<Stateful.Tool[]> {
+  return client.listAll('tools/list', undefined, { timeout: REQUEST_TIMEOUT_MS });
+}
+
+async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Stateful.CallToolResult> {
+  const result = await client.callTool({ name, arguments: args }, { timeout: REQUEST_TIMEOUT_MS });
+  if (result.isError === true) {
+    const first = result.content[0];
+    throw new ScenarioFailure(`${name} returned an error: ${first?.type === 'text' ? first.text : JSON.stringify(result.content)}`);
+  }
+  return result;
+}
+
+function requireTool(tools: readonly Stateful.Tool[], name: string): Stateful.Tool {
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (tool === undefined) {
+    throw new ScenarioFailure(`The server does not list the tool ${name} (it lists ${tools.map((t) => t.name).join(', ') || 'none'})`);
+  }
+  return tool;
+}
+
+/** Connects and lists the tools when the server has any: what a scenario without its own entry gets. */
+async function explore(client: Client): Promise<void> {
+  if (client.serverCapabilities?.tools !== undefined) {
+    await listTools(client);
+  }
+}
+
+/** What the client does per scenario; any other scenario gets {@link explore}. */
+const scenarios: Readonly<Record<string, Scenario>> = {
+  // The handshake is the whole test (the mock server declares no capabilities).
+  initialize: async () => undefined,
+  tools_call: async (client) => {
+    requireTool(await listTools(client), 'add_numbers');
+    await callTool(client, 'add_numbers', { a: 5, b: 3 });
+  },
+  // The server elicits with defaults; the elicitation handler accepts them.
+  'elicitation-sep1034-client-defaults': async (client) => {
+    requireTool(await listTools(client), 'test_client_elicitation_defaults');
+    await callTool(client, 'test_client_elicitation_defaults');
+  },
+  // The server closes the call's SSE stream; the transport must wait `retry` ms and resume with GET + Last-Event-ID.
+  'sse-retry': async (client) => {
+    requireTool(await listTools(client), 'test_reconnection');
+    await callTool(client, 'test_reconnection');
+  },
+  // Round-trips the focal tool's inputSchema, showing which JSON Schema keywords survived the client.
+  'json-schema-2020-12-preservation': async (client) => {
+    const tools = await listTools(client);
+    const focal = requireTool(tools, 'json_schema_2020_12_tool');
+    requireTool(tools, 'json_schema_echo');
+    await callTool(client, 'json_schema_echo', { schema: focal.inputSchema });
+  },
+};
+
+function createClient(protocolVersion: string): Client {
+  const client = new Client(
+    { name: 'mcpgen-conformance-client', version: '0.1.0' },
+    {
+      protocolVersion,
+      capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+      defaultTimeoutMs: REQUEST_TIMEOUT_MS,
+      onerror: (error) => process.stderr.write(`conformance-client: ${error.message}\n`),
+    },
+  );
+  client.setRequestHandler('elicitation/create', (params) => acceptWithDefaults(params));
+  client.setRequestHandler('sampling/createMessage', () => ({
+    role: 'assistant',
+    content: { type: 'text', text: 'A canned reply from the mcpgen conformance client' },
+    model: 'mcpgen-conformance',
+    stopReason: 'endTurn',
+  }));
+  client.setRequestHandler('roots/list', () => ({ roots: [] }));
+  return client;
+}
+
+async function main(): Promise<number> {
+  const url = process.argv[process.argv.length - 1];
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+  const requested = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? statefulRevisions[statefulRevisions.length - 1]!;
+  if (url === undefined || !/^https?:\/\//.test(url)) {
+    process.stderr.write('usage: client.ts <server-url> (scenario in MCP_CONFORMANCE_SCENARIO)\n');
+    return 2;
+  }
+  if (!statefulRevisions.includes(requested)) {
+    // 2026-07-28 replaced the initialize handshake with per-request _meta; mcpgen's Client speaks the stateful era only.
+    process.stderr.write(`conformance-client: protocol ${requested} (stateless era) is not implemented yet\n`);
+    return 1;
+  }
+  const client = createClient(requested);
+  await client.connect(new StreamableHttpClientTransport(url), { timeout: REQUEST_TIMEOUT_MS });
+  try {
+    await (scenarios[scenario] ?? explore)(client);
+  } finally {
+    await client.close();
+  }
+  return 0;
+}
+
+const deadline = setTimeout(() => {
+  process.stderr.write(`conformance-client: gave up after ${DEADLINE_MS} ms\n`);
+  process.exit(1);
+}, DEADLINE_MS);
+deadline.unref();
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const cause = error instanceof Error && error.cause !== undefined ? ` (cause: ${String(error.cause)})` : '';
+    process.stderr.write(`conformance-client: ${error instanceof Error ? error.message : String(error)}${cause}\n`);
+    process.exit(1);
+  },
+);

@@ -529,13 +529,15 @@ async function main(): Promise<number> {
     process.stdout.write(`  unexpected: ${outcome.section} ${outcome.role} ${outcome.scenario}: ${outcome.verdict} ${outcome.note}\n`);
   }
   const passedTotal = outcomes.filter((outcome) => outcome.passed).length + inspector.filter((check) => check.ok).length;
-  const failedTotal = outcomes.length + inspector.length - passedTotal;
   const expectedTotal = outcomes.filter((outcome) => outcome.verdict === 'xfail').length;
-  const ok = unexpected.length === 0 && inspectorFailures.length === 0 && problems.length === 0;
+  // The closing line counts what the run judges: unexpected results fail it; scenarios listed in
+  // the expected-failures file (each with its reason) are reported as skipped, not as failures.
+  const failedTotal = unexpected.length + inspectorFailures.length + problems.length;
+  const ok = failedTotal === 0;
   process.stdout.write(
-    `\nconformance ${ok ? 'OK' : 'FAILED'} in ${((performance.now() - started) / 1000).toFixed(0)} s; ${expectedTotal} of the failures are expected (conformance/expected-failures.json)\n`,
+    `\nconformance ${ok ? 'OK' : 'FAILED'} in ${((performance.now() - started) / 1000).toFixed(0)} s; ${expectedTotal} scenarios fail as listed in conformance/expected-failures.json and are counted as skipped\n`,
   );
-  process.stdout.write(`${passedTotal} passed, ${failedTotal} failed\n`);
+  process.stdout.write(`${passedTotal} passed, ${failedTotal} failed, ${expectedTotal} skipped\n`);
   return ok ? 0 : 1;
 }
 

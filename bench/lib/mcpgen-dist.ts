@@ -1,0 +1,30 @@
+// mcpgen is benchmarked as compiled JavaScript (dist/, emitted by `make build`). The harness is
+// type-checked against the TypeScript sources but imports dist/ at run time, so `make test`
+// does not need a build and the benchmark does not run TypeScript through a loader.
+import type * as Root from '../../runtime/index.js';
+import type * as NodeEntry from '../../runtime/node/index.js';
+import type * as Revision20251125 from '../../generated/2025-11-25/index.js';
+import { distUrl } from './paths.js';
+
+export type McpgenRoot = typeof Root;
+export type McpgenNode = typeof NodeEntry;
+export type McpgenRevision = typeof Revision20251125;
+
+/** Where each public entry of mcpgen lives in dist/. */
+export const MCPGEN_ENTRIES = {
+  root: 'runtime/index.js',
+  node: 'runtime/node/index.js',
+  '2025-11-25': 'generated/2025-11-25/index.js',
+} as const;
+
+export async function loadMcpgen(): Promise<McpgenRoot> {
+  return (await import(distUrl(MCPGEN_ENTRIES.root))) as McpgenRoot;
+}
+
+export async function loadMcpgenNode(): Promise<McpgenNode> {
+  return (await import(distUrl(MCPGEN_ENTRIES.node))) as McpgenNode;
+}
+
+export async function loadMcpgenRevision(): Promise<McpgenRevision> {
+  return (await import(distUrl(MCPGEN_ENTRIES['2025-11-25']))) as McpgenRevision;
+}

@@ -8,6 +8,7 @@
 import type { Validator } from '../generated/contract.js';
 import * as stateful from '../generated/2025-11-25/index.js';
 import * as stateless from '../generated/2026-07-28/index.js';
+import { payload } from './lib/payloads.js';
 
 const RUNS = 5;
 const MIN_RUN_NS = 500_000_000n;
@@ -20,19 +21,9 @@ interface Case {
   readonly value: unknown;
 }
 
-const tools = Array.from({ length: 100 }, (_, i) => ({
-  name: `tool_${i}`,
-  title: `Tool ${i}`,
-  description: `Looks things up in data source number ${i}.`,
-  inputSchema: {
-    type: 'object',
-    properties: { query: { type: 'string', description: 'What to look up' }, limit: { type: 'integer', minimum: 1 } },
-    required: ['query'],
-  },
-  annotations: { readOnlyHint: true, openWorldHint: false },
-}));
-
-const call = { jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'get_weather', arguments: { location: 'New York', units: 'metric' } } };
+// The same payloads the validation scenario of `make bench` uses.
+const call = payload('CallToolRequest') as { params: Record<string, unknown> };
+const { tools } = payload('ListToolsResult (100 tools)') as { tools: unknown[] };
 const meta2026 = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'bench-client', version: '1.0.0' },

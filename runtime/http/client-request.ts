@@ -127,23 +127,37 @@ export interface ChildController {
   release(): void;
 }
 
+/** The live children of each parent signal, so a parent carries one listener however many requests are in flight. */
+const childrenOf = new WeakMap<AbortSignal, Set<AbortController>>();
+
 /**
- * Creates a {@link ChildController} of `parent`. Unlinking matters: the parent lives as long
- * as the transport, and every request left linked would keep a listener on it.
+ * Creates a {@link ChildController} of `parent`. The parent lives as long as the transport, so
+ * it holds one shared listener rather than one per request (64 requests in flight would
+ * otherwise trip the runtime's listener-leak warning), and release() unlinks the child.
  */
 export function childController(parent: AbortSignal): ChildController {
   const controller = new AbortController();
-  const forward = (): void => controller.abort(parent.reason);
   if (parent.aborted) {
-    forward();
-  } else {
-    parent.addEventListener('abort', forward, { once: true });
+    controller.abort(parent.reason);
+    return { controller, signal: controller.signal, release: () => {} };
   }
-  return {
-    controller,
-    signal: controller.signal,
-    release: () => parent.removeEventListener('abort', forward),
-  };
+  let children = childrenOf.get(parent);
+  if (children === undefined) {
+    const created = new Set<AbortController>();
+    children = created;
+    childrenOf.set(parent, created);
+    parent.addEventListener(
+      'abort',
+      () => {
+        for (const child of created) child.abort(parent.reason);
+        created.clear();
+      },
+      { once: true },
+    );
+  }
+  children.add(controller);
+  const linked = children;
+  return { controller, signal: controller.signal, release: () => linked.delete(controller) };
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as `signal` aborts. */

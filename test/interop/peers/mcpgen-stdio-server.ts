@@ -13,8 +13,7 @@
 // Nothing is written to stdout except protocol messages; diagnostics go to stderr.
 import { McpServer, type Stateful } from '../../../runtime/index.js';
 import { StdioServerTransport } from '../../../runtime/node/index.js';
-
-const PROGRESS_INTERVAL_MS = 50;
+import { waitWithTicks } from './wait-with-ticks.js';
 
 const text = (value: string): Stateful.CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
@@ -25,29 +24,6 @@ async function named(tool: string, body: () => Promise<Stateful.CallToolResult>)
   } catch (error) {
     return { content: [{ type: 'text', text: `${tool}: ${(error as Error).message}` }], isError: true };
   }
-}
-
-/** Resolves after `ms`, calling `tick` every PROGRESS_INTERVAL_MS; rejects as soon as `signal` aborts. */
-function waitWithTicks(ms: number, signal: AbortSignal, tick: (elapsed: number) => Promise<void>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const finish = (): void => {
-      clearInterval(interval);
-      clearTimeout(timeout);
-      signal.removeEventListener('abort', onAbort);
-    };
-    const onAbort = (): void => {
-      finish();
-      reject(new Error('cancelled'));
-    };
-    const interval = setInterval(() => tick(Math.min(Date.now() - started, ms)).catch(() => undefined), PROGRESS_INTERVAL_MS);
-    const timeout = setTimeout(() => {
-      finish();
-      resolve();
-    }, ms);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 const mcp = new McpServer(

@@ -9,39 +9,10 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-
-const PROGRESS_INTERVAL_MS = 50;
+import { waitWithTicks } from './wait-with-ticks.js';
 
 function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
-}
-
-// Resolves after `ms`, calling `tick` every PROGRESS_INTERVAL_MS; rejects as soon as `signal` aborts.
-function waitWithTicks(ms: number, signal: AbortSignal, tick: (elapsed: number) => Promise<void>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new Error('cancelled'));
-      return;
-    }
-    const started = Date.now();
-    const finish = (): void => {
-      clearInterval(interval);
-      clearTimeout(timeout);
-      signal.removeEventListener('abort', onAbort);
-    };
-    const onAbort = (): void => {
-      finish();
-      reject(new Error('cancelled'));
-    };
-    const interval = setInterval(() => {
-      tick(Math.min(Date.now() - started, ms)).catch(() => undefined);
-    }, PROGRESS_INTERVAL_MS);
-    const timeout = setTimeout(() => {
-      finish();
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 const mcp = new McpServer(

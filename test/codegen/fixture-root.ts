@@ -2,10 +2,12 @@
  * The small hand-written fixture schema under test/codegen/fixtures/ and throw-away repository
  * roots that codegen can run against.
  */
+import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { readPins, type RevisionPin } from '../../codegen/spec-source.js';
 import { repoRoot } from './spec-examples.js';
 
@@ -49,4 +51,29 @@ export function cliRoot(pins: readonly RevisionPin[]): TempRoot {
   writeFileSync(join(root, 'spec', 'revisions.json'), `${JSON.stringify({ revisions: pins }, null, 2)}\n`);
   for (const pin of pins) writeFileSync(join(root, 'spec', 'patches', `${pin.revision}.json`), '[]\n');
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** What a codegen CLI run printed and how it exited. */
+export interface CliOutcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const execFileAsync = promisify(execFile);
+
+/** Runs `codegen/main.ts` under tsx from `root` (see {@link cliRoot}) and reports its exit code and output. */
+export async function runCli(root: string, args: readonly string[], mirror: string): Promise<CliOutcome> {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', join(root, 'codegen', 'main.ts'), ...args], {
+      cwd: root,
+      env: { ...process.env, MCP_SPEC_MIRROR: mirror },
+      maxBuffer: 1 << 24,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
 }

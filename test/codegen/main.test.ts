@@ -2,42 +2,19 @@
  * The pipeline as a whole: deterministic output, drift detection, pin checks, one-line errors
  * that name what is wrong, and the CLI's exit codes.
  */
-import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffOutput, generate, type GeneratedFiles } from '../../codegen/main.js';
 import { CodegenError } from '../../codegen/model.js';
 import { loadSchema, readPins, sha256, SpecSourceError, type RevisionPin } from '../../codegen/spec-source.js';
-import { cliRoot, fixturePin, fixturesDir, linkedRoot, type TempRoot } from './fixture-root.js';
+import { cliRoot, fixturePin, fixturesDir, linkedRoot, runCli, type CliOutcome, type TempRoot } from './fixture-root.js';
 import { repoRoot, specMirrorDir } from './spec-examples.js';
 
-const execFileAsync = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), 'mcpgen-main-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface CliOutcome {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs `codegen/main.ts` under tsx from `root` and reports its exit code and output. */
-async function cli(root: string, args: readonly string[], mirror: string): Promise<CliOutcome> {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', join(root, 'codegen', 'main.ts'), ...args], {
-      cwd: root,
-      env: { ...process.env, MCP_SPEC_MIRROR: mirror },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
 
 /** A mirror folder holding `bytes` as the fixture revision's schema.json, and a pin that matches them. */
 function badMirror(name: string, bytes: string): { mirror: string; pin: RevisionPin } {
@@ -85,15 +62,15 @@ function expectedMessage(kind: keyof typeof BAD_INPUTS, mirror: string): RegExp 
 let checkRun: Promise<CliOutcome>;
 let fixtureCliRun: Promise<CliOutcome[]>;
 beforeAll(() => {
-  checkRun = cli(repoRoot, ['generate', '--check'], specMirrorDir());
+  checkRun = runCli(repoRoot, ['generate', '--check'], specMirrorDir());
   fixtureCliRun = (async () => {
     const root = cliRoot([fixturePin()]);
     try {
-      const written = await cli(root.root, ['generate'], fixturesDir);
-      const clean = await cli(root.root, ['generate', '--check'], fixturesDir);
+      const written = await runCli(root.root, ['generate'], fixturesDir);
+      const clean = await runCli(root.root, ['generate', '--check'], fixturesDir);
       const types = join(root.root, 'generated', fixturePin().revision, 'types.ts');
       writeFileSync(types, `${readFileSync(types, 'utf8')}export type HandWritten = 1;\n`);
-      const dirty = await cli(root.root, ['generate', '--check'], fixturesDir);
+      const dirty = await runCli(root.root, ['generate', '--check'], fixturesDir);
       return [written, clean, dirty];
     } finally {
       root.remove();
@@ -217,13 +194,13 @@ describe('(d) broken inputs fail with a message naming what is wrong', () => {
       const { mirror, pin } = badMirror(`cli-${kind}`, BAD_INPUTS[kind]());
       const root = cliRoot([pin]);
       try {
-        return { kind, mirror, outcome: await cli(root.root, ['generate'], mirror) };
+        return { kind, mirror, outcome: await runCli(root.root, ['generate'], mirror) };
       } finally {
         root.remove();
       }
     });
     const usageRoot = cliRoot([fixturePin()]);
-    const usage = cli(usageRoot.root, ['generate', '--revision', '1999-12-31'], fixturesDir).finally(() => usageRoot.remove());
+    const usage = runCli(usageRoot.root, ['generate', '--revision', '1999-12-31'], fixturesDir).finally(() => usageRoot.remove());
     for (const { kind, mirror, outcome } of await Promise.all(runs)) {
       expect(outcome.code, `${kind}: ${outcome.stderr}`).toBe(1);
       expect(outcome.stdout).toBe('');

@@ -5,7 +5,6 @@
  * generated/, docs/ and spec/ exactly as they were. A few runs go through the CLI as a child
  * process; the rest call runSpecCommand in-process, which is what the CLI dispatches to.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -13,39 +12,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { generateAll, writeOutput } from '../../codegen/main.js';
 import { runSpecCommand } from '../../codegen/spec-cli.js';
 import { readPins, sha256, type RevisionPin } from '../../codegen/spec-source.js';
-import { cliRoot, fixturePin, fixturesDir, type TempRoot } from './fixture-root.js';
+import { cliRoot, fixturePin, fixturesDir, runCli, type CliOutcome, type TempRoot } from './fixture-root.js';
 import { repoRoot, specMirrorDir } from './spec-examples.js';
 
-const execFileAsync = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), 'mcpgen-spec-cli-'));
 const FIXTURE = fixturePin();
 const NEW = '2025-02-01';
 
-interface CliOutcome {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function cli(root: string, args: readonly string[], mirror: string): Promise<CliOutcome> {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', join(root, 'codegen', 'main.ts'), ...args], {
-      cwd: root,
-      env: { ...process.env, MCP_SPEC_MIRROR: mirror },
-      maxBuffer: 1 << 24,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
 
 /** The same command in-process: `args` as after `spec`. */
 async function spec(root: string, args: readonly string[], mirror: string): Promise<CliOutcome> {
@@ -142,7 +119,7 @@ describe.concurrent('spec add', () => {
     const mirror = mirrorWith('mirror-add', { [NEW]: nextSchema });
     const root = await preparedRoot([FIXTURE], mirror);
     try {
-      const added = await cli(root.root, ['spec', 'add', NEW, '--url', 'https://example.invalid/next/schema.json'], mirror);
+      const added = await runCli(root.root, ['spec', 'add', NEW, '--url', 'https://example.invalid/next/schema.json'], mirror);
       expect(errors(added)).toEqual([]);
       expect(added.code).toBe(0);
       // The fixture has no InitializeRequest, so without --era the new revision counts as stateless.
@@ -158,7 +135,7 @@ describe.concurrent('spec add', () => {
       const changelog = readFileSync(join(root.root, 'docs', 'changes', `${FIXTURE.revision}..${NEW}.md`), 'utf8');
       expect(changelog).toContain('### `EchoRequestParams`\n\n- removed `extra` (was optional): `unknown`\n- added `language` (optional): `string`\n');
 
-      const check = await cli(root.root, ['generate', '--check'], mirror);
+      const check = await runCli(root.root, ['generate', '--check'], mirror);
       expect(errors(check)).toEqual([]);
       expect(check.code).toBe(0);
     } finally {
@@ -295,8 +272,8 @@ describe('bad input: one line, and nothing written', () => {
 
   it('(CLI) the same, with exit codes 2 and 1', async ({ expect }) => {
     const [usage, unmappable] = await Promise.all([
-      cli(root.root, ['spec', 'add', 'v2', '--url', `${base}/next/schema.json`], plainMirror),
-      cli(root.root, ['spec', 'add', NEW, '--url', pathToFileURL(files.unmappable).href], plainMirror),
+      runCli(root.root, ['spec', 'add', 'v2', '--url', `${base}/next/schema.json`], plainMirror),
+      runCli(root.root, ['spec', 'add', NEW, '--url', pathToFileURL(files.unmappable).href], plainMirror),
     ]);
     expect(usage).toEqual({ code: 2, stdout: '', stderr: 'codegen: revision name "v2" is not a protocol revision: use a date YYYY-MM-DD (such as 2025-11-25) or draft\n' });
     expect(unmappable.code).toBe(1);
@@ -308,7 +285,7 @@ describe('bad input: one line, and nothing written', () => {
 describe('spec diff on the pinned revisions', () => {
   it('prints the committed changelog: Markdown through the CLI, JSON with --json', async ({ expect }) => {
     const mirror = specMirrorDir();
-    const [markdown, json] = await Promise.all([cli(repoRoot, ['spec', 'diff', '2025-11-25', '2026-07-28'], mirror), spec(repoRoot, ['diff', '2025-11-25', '2026-07-28', '--json'], mirror)]);
+    const [markdown, json] = await Promise.all([runCli(repoRoot, ['spec', 'diff', '2025-11-25', '2026-07-28'], mirror), spec(repoRoot, ['diff', '2025-11-25', '2026-07-28', '--json'], mirror)]);
     const doc = (ext: string) => readFileSync(join(repoRoot, 'docs', 'changes', `2025-11-25..2026-07-28.${ext}`), 'utf8');
     expect(markdown.code, markdown.stderr).toBe(0);
     expect(markdown.stdout).toBe(doc('md').slice(doc('md').indexOf('\n') + 1));

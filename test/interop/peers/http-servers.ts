@@ -101,6 +101,22 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * Answers a request that names no live session the way the official examples do: 404 for an
+ * unknown session id, 400 for anything but an initialize without one. Returns whether it answered.
+ */
+function refusedWithoutSession(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined, body: unknown): boolean {
+  if (sessionId !== undefined) {
+    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+    return true;
+  }
+  if (req.method !== 'POST' || !isInitialize(body)) {
+    res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: no session' } }));
+    return true;
+  }
+  return false;
+}
+
 function isInitialize(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
 }
@@ -215,14 +231,7 @@ export async function startV1Streamable(mode: V1StreamableMode): Promise<Running
     const sessionId = header(req, 'mcp-session-id');
     let transport = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (transport === undefined) {
-      if (sessionId !== undefined) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
-        return;
-      }
-      if (req.method !== 'POST' || !isInitialize(body)) {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: no session' } }));
-        return;
-      }
+      if (refusedWithoutSession(req, res, sessionId, body)) return;
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: mode === 'stateful-json',
@@ -347,14 +356,7 @@ export async function startV2Streamable(mode: V2StreamableMode): Promise<Running
     const sessionId = header(req, 'mcp-session-id');
     let transport = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (transport === undefined) {
-      if (sessionId !== undefined) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
-        return;
-      }
-      if (req.method !== 'POST' || !isInitialize(body)) {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: no session' } }));
-        return;
-      }
+      if (refusedWithoutSession(req, res, sessionId, body)) return;
       const created = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         eventStore: new MemoryEventStore(),

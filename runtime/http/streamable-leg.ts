@@ -119,7 +119,8 @@ export class StreamableHttpLeg {
       return found;
     }
     const { transport, server } = found;
-    if (payload.batch && !revisionModule(server.protocolVersion ?? DEFAULT_HEADERLESS_REVISION).batching) {
+    // The session's Server already holds its negotiated revision module; no second lookup.
+    if (payload.batch && !server.protocol.revision?.batching) {
       return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, `Invalid Request: revision ${server.protocolVersion} does not allow JSON-RPC batches`);
     }
     const reused = payload.requestIds.find((id) => transport.hasPendingRequest(id));

@@ -97,6 +97,7 @@ export function emitMethodsFile(model: RevisionModel, table: RevisionTable): str
         `    result: ${result},`,
         `    capability: ${spec.capability === null ? 'null' : `{ holder: ${q(spec.capability.holder)}, path: [${spec.capability.path.map(q).join(', ')}] }`},`,
         `    pagination: ${spec.paginatedField === null ? 'null' : `{ itemsField: ${q(spec.paginatedField)} }`},`,
+        `    cacheable: ${spec.cacheable},`,
         '  },',
       ].join('\n'),
     );

@@ -20,6 +20,8 @@ export interface MethodSpec {
   readonly capability: { readonly holder: 'sender' | 'receiver'; readonly path: readonly string[] } | null;
   /** Result property holding the items of a cursor-paginated list request, else null. */
   readonly paginatedField: string | null;
+  /** True when the final result requires the cache hints `ttlMs` and `cacheScope` (CacheableResult). */
+  readonly cacheable: boolean;
   /** Name of the typed stub (`callTool`, `notifyToolListChanged`). */
   readonly stubName: string;
 }
@@ -102,6 +104,12 @@ function paginatedField(model: RevisionModel, resultName: string): string | null
   return arrays[0]!;
 }
 
+/** Whether a result definition requires both cache hint fields. */
+function requiresCacheHints(model: RevisionModel, resultName: string): boolean {
+  const required = model.definitions[resultName]?.required;
+  return Array.isArray(required) && required.includes('ttlMs') && required.includes('cacheScope');
+}
+
 function capabilityExists(model: RevisionModel, side: 'client' | 'server', path: readonly string[]): boolean {
   const props = model.definitions[side === 'client' ? 'ClientCapabilities' : 'ServerCapabilities']?.properties;
   return isSchemaObject(props) && props[path[0]!] !== undefined;
@@ -149,6 +157,7 @@ export function buildTable(model: RevisionModel): RevisionTable {
           resultDefinitions: results,
           capability: null,
           paginatedField: results.length > 0 ? paginatedField(model, results[0]!) : null,
+          cacheable: results.length > 0 && requiresCacheHints(model, results[0]!),
           stubName: stubNameFor(union.kind, definition, method),
         },
       });

@@ -73,6 +73,11 @@ export interface MethodInfo {
    * (`tools` for tools/list). Null for every other method.
    */
   readonly pagination: { readonly itemsField: string } | null;
+  /**
+   * True when the final result requires the cache hints `ttlMs` and `cacheScope` (the
+   * stateless era's list and read results), so a server can fill in defaults.
+   */
+  readonly cacheable: boolean;
 }
 
 /** The protocol era of a revision: `stateful` (initialize handshake) or `stateless` (per-request `_meta`). */

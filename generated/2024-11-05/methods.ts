@@ -18,6 +18,7 @@ export const methods = {
     result: validateCompleteResult,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'initialize': {
     method: 'initialize',
@@ -32,6 +33,7 @@ export const methods = {
     result: validateInitializeResult,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'logging/setLevel': {
     method: 'logging/setLevel',
@@ -46,6 +48,7 @@ export const methods = {
     result: validateEmptyResult,
     capability: { holder: 'receiver', path: ['logging'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/cancelled': {
     method: 'notifications/cancelled',
@@ -60,6 +63,7 @@ export const methods = {
     result: null,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'notifications/initialized': {
     method: 'notifications/initialized',
@@ -74,6 +78,7 @@ export const methods = {
     result: null,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'notifications/message': {
     method: 'notifications/message',
@@ -88,6 +93,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['logging'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/progress': {
     method: 'notifications/progress',
@@ -102,6 +108,7 @@ export const methods = {
     result: null,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'notifications/prompts/list_changed': {
     method: 'notifications/prompts/list_changed',
@@ -116,6 +123,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['prompts', 'listChanged'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/resources/list_changed': {
     method: 'notifications/resources/list_changed',
@@ -130,6 +138,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['resources', 'listChanged'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/resources/updated': {
     method: 'notifications/resources/updated',
@@ -144,6 +153,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['resources', 'subscribe'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/roots/list_changed': {
     method: 'notifications/roots/list_changed',
@@ -158,6 +168,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['roots', 'listChanged'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/tools/list_changed': {
     method: 'notifications/tools/list_changed',
@@ -172,6 +183,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['tools', 'listChanged'] },
     pagination: null,
+    cacheable: false,
   },
   'ping': {
     method: 'ping',
@@ -186,6 +198,7 @@ export const methods = {
     result: validateEmptyResult,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'prompts/get': {
     method: 'prompts/get',
@@ -200,6 +213,7 @@ export const methods = {
     result: validateGetPromptResult,
     capability: { holder: 'receiver', path: ['prompts'] },
     pagination: null,
+    cacheable: false,
   },
   'prompts/list': {
     method: 'prompts/list',
@@ -214,6 +228,7 @@ export const methods = {
     result: validateListPromptsResult,
     capability: { holder: 'receiver', path: ['prompts'] },
     pagination: { itemsField: 'prompts' },
+    cacheable: false,
   },
   'resources/list': {
     method: 'resources/list',
@@ -228,6 +243,7 @@ export const methods = {
     result: validateListResourcesResult,
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resources' },
+    cacheable: false,
   },
   'resources/read': {
     method: 'resources/read',
@@ -242,6 +258,7 @@ export const methods = {
     result: validateReadResourceResult,
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: null,
+    cacheable: false,
   },
   'resources/subscribe': {
     method: 'resources/subscribe',
@@ -256,6 +273,7 @@ export const methods = {
     result: validateEmptyResult,
     capability: { holder: 'receiver', path: ['resources', 'subscribe'] },
     pagination: null,
+    cacheable: false,
   },
   'resources/templates/list': {
     method: 'resources/templates/list',
@@ -270,6 +288,7 @@ export const methods = {
     result: validateListResourceTemplatesResult,
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resourceTemplates' },
+    cacheable: false,
   },
   'resources/unsubscribe': {
     method: 'resources/unsubscribe',
@@ -284,6 +303,7 @@ export const methods = {
     result: validateEmptyResult,
     capability: { holder: 'receiver', path: ['resources', 'subscribe'] },
     pagination: null,
+    cacheable: false,
   },
   'roots/list': {
     method: 'roots/list',
@@ -298,6 +318,7 @@ export const methods = {
     result: validateListRootsResult,
     capability: { holder: 'receiver', path: ['roots'] },
     pagination: null,
+    cacheable: false,
   },
   'sampling/createMessage': {
     method: 'sampling/createMessage',
@@ -312,6 +333,7 @@ export const methods = {
     result: validateCreateMessageResult,
     capability: { holder: 'receiver', path: ['sampling'] },
     pagination: null,
+    cacheable: false,
   },
   'tools/call': {
     method: 'tools/call',
@@ -326,6 +348,7 @@ export const methods = {
     result: validateCallToolResult,
     capability: { holder: 'receiver', path: ['tools'] },
     pagination: null,
+    cacheable: false,
   },
   'tools/list': {
     method: 'tools/list',
@@ -340,6 +363,7 @@ export const methods = {
     result: validateListToolsResult,
     capability: { holder: 'receiver', path: ['tools'] },
     pagination: { itemsField: 'tools' },
+    cacheable: false,
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;
 

@@ -18,6 +18,7 @@ export const methods = {
     result: validateCompleteResult,
     capability: { holder: 'receiver', path: ['completions'] },
     pagination: null,
+    cacheable: false,
   },
   'elicitation/create': {
     method: 'elicitation/create',
@@ -32,6 +33,7 @@ export const methods = {
     result: validateElicitResult,
     capability: { holder: 'receiver', path: ['elicitation'] },
     pagination: null,
+    cacheable: false,
   },
   'initialize': {
     method: 'initialize',
@@ -46,6 +48,7 @@ export const methods = {
     result: validateInitializeResult,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'logging/setLevel': {
     method: 'logging/setLevel',
@@ -60,6 +63,7 @@ export const methods = {
     result: validateEmptyResult,
     capability: { holder: 'receiver', path: ['logging'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/cancelled': {
     method: 'notifications/cancelled',
@@ -74,6 +78,7 @@ export const methods = {
     result: null,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'notifications/elicitation/complete': {
     method: 'notifications/elicitation/complete',
@@ -88,6 +93,7 @@ export const methods = {
     result: null,
     capability: { holder: 'receiver', path: ['elicitation', 'url'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/initialized': {
     method: 'notifications/initialized',
@@ -102,6 +108,7 @@ export const methods = {
     result: null,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'notifications/message': {
     method: 'notifications/message',
@@ -116,6 +123,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['logging'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/progress': {
     method: 'notifications/progress',
@@ -130,6 +138,7 @@ export const methods = {
     result: null,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'notifications/prompts/list_changed': {
     method: 'notifications/prompts/list_changed',
@@ -144,6 +153,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['prompts', 'listChanged'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/resources/list_changed': {
     method: 'notifications/resources/list_changed',
@@ -158,6 +168,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['resources', 'listChanged'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/resources/updated': {
     method: 'notifications/resources/updated',
@@ -172,6 +183,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['resources', 'subscribe'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/roots/list_changed': {
     method: 'notifications/roots/list_changed',
@@ -186,6 +198,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['roots', 'listChanged'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/tasks/status': {
     method: 'notifications/tasks/status',
@@ -200,6 +213,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['tasks'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/tools/list_changed': {
     method: 'notifications/tools/list_changed',
@@ -214,6 +228,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['tools', 'listChanged'] },
     pagination: null,
+    cacheable: false,
   },
   'ping': {
     method: 'ping',
@@ -228,6 +243,7 @@ export const methods = {
     result: validateEmptyResult,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'prompts/get': {
     method: 'prompts/get',
@@ -242,6 +258,7 @@ export const methods = {
     result: validateGetPromptResult,
     capability: { holder: 'receiver', path: ['prompts'] },
     pagination: null,
+    cacheable: false,
   },
   'prompts/list': {
     method: 'prompts/list',
@@ -256,6 +273,7 @@ export const methods = {
     result: validateListPromptsResult,
     capability: { holder: 'receiver', path: ['prompts'] },
     pagination: { itemsField: 'prompts' },
+    cacheable: false,
   },
   'resources/list': {
     method: 'resources/list',
@@ -270,6 +288,7 @@ export const methods = {
     result: validateListResourcesResult,
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resources' },
+    cacheable: false,
   },
   'resources/read': {
     method: 'resources/read',
@@ -284,6 +303,7 @@ export const methods = {
     result: validateReadResourceResult,
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: null,
+    cacheable: false,
   },
   'resources/subscribe': {
     method: 'resources/subscribe',
@@ -298,6 +318,7 @@ export const methods = {
     result: validateEmptyResult,
     capability: { holder: 'receiver', path: ['resources', 'subscribe'] },
     pagination: null,
+    cacheable: false,
   },
   'resources/templates/list': {
     method: 'resources/templates/list',
@@ -312,6 +333,7 @@ export const methods = {
     result: validateListResourceTemplatesResult,
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resourceTemplates' },
+    cacheable: false,
   },
   'resources/unsubscribe': {
     method: 'resources/unsubscribe',
@@ -326,6 +348,7 @@ export const methods = {
     result: validateEmptyResult,
     capability: { holder: 'receiver', path: ['resources', 'subscribe'] },
     pagination: null,
+    cacheable: false,
   },
   'roots/list': {
     method: 'roots/list',
@@ -340,6 +363,7 @@ export const methods = {
     result: validateListRootsResult,
     capability: { holder: 'receiver', path: ['roots'] },
     pagination: null,
+    cacheable: false,
   },
   'sampling/createMessage': {
     method: 'sampling/createMessage',
@@ -354,6 +378,7 @@ export const methods = {
     result: validateCreateMessageResult,
     capability: { holder: 'receiver', path: ['sampling'] },
     pagination: null,
+    cacheable: false,
   },
   'tasks/cancel': {
     method: 'tasks/cancel',
@@ -368,6 +393,7 @@ export const methods = {
     result: validateCancelTaskResult,
     capability: { holder: 'receiver', path: ['tasks', 'cancel'] },
     pagination: null,
+    cacheable: false,
   },
   'tasks/get': {
     method: 'tasks/get',
@@ -382,6 +408,7 @@ export const methods = {
     result: validateGetTaskResult,
     capability: { holder: 'receiver', path: ['tasks'] },
     pagination: null,
+    cacheable: false,
   },
   'tasks/list': {
     method: 'tasks/list',
@@ -396,6 +423,7 @@ export const methods = {
     result: validateListTasksResult,
     capability: { holder: 'receiver', path: ['tasks', 'list'] },
     pagination: { itemsField: 'tasks' },
+    cacheable: false,
   },
   'tasks/result': {
     method: 'tasks/result',
@@ -410,6 +438,7 @@ export const methods = {
     result: validateGetTaskPayloadResult,
     capability: { holder: 'receiver', path: ['tasks'] },
     pagination: null,
+    cacheable: false,
   },
   'tools/call': {
     method: 'tools/call',
@@ -424,6 +453,7 @@ export const methods = {
     result: validateCallToolResult,
     capability: { holder: 'receiver', path: ['tools'] },
     pagination: null,
+    cacheable: false,
   },
   'tools/list': {
     method: 'tools/list',
@@ -438,6 +468,7 @@ export const methods = {
     result: validateListToolsResult,
     capability: { holder: 'receiver', path: ['tools'] },
     pagination: { itemsField: 'tools' },
+    cacheable: false,
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;
 

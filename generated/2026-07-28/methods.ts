@@ -19,6 +19,7 @@ export const methods = {
     result: validateCompleteResult,
     capability: { holder: 'receiver', path: ['completions'] },
     pagination: null,
+    cacheable: false,
   },
   'elicitation/create': {
     method: 'elicitation/create',
@@ -33,6 +34,7 @@ export const methods = {
     result: validateElicitResult,
     capability: { holder: 'receiver', path: ['elicitation'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/cancelled': {
     method: 'notifications/cancelled',
@@ -47,6 +49,7 @@ export const methods = {
     result: null,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'notifications/message': {
     method: 'notifications/message',
@@ -61,6 +64,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['logging'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/progress': {
     method: 'notifications/progress',
@@ -75,6 +79,7 @@ export const methods = {
     result: null,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'notifications/prompts/list_changed': {
     method: 'notifications/prompts/list_changed',
@@ -89,6 +94,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['prompts', 'listChanged'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/resources/list_changed': {
     method: 'notifications/resources/list_changed',
@@ -103,6 +109,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['resources', 'listChanged'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/resources/updated': {
     method: 'notifications/resources/updated',
@@ -117,6 +124,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['resources', 'subscribe'] },
     pagination: null,
+    cacheable: false,
   },
   'notifications/subscriptions/acknowledged': {
     method: 'notifications/subscriptions/acknowledged',
@@ -131,6 +139,7 @@ export const methods = {
     result: null,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'notifications/tools/list_changed': {
     method: 'notifications/tools/list_changed',
@@ -145,6 +154,7 @@ export const methods = {
     result: null,
     capability: { holder: 'sender', path: ['tools', 'listChanged'] },
     pagination: null,
+    cacheable: false,
   },
   'prompts/get': {
     method: 'prompts/get',
@@ -159,6 +169,7 @@ export const methods = {
     result: byResultType({ 'input_required': validateInputRequiredResult }, validateGetPromptResult),
     capability: { holder: 'receiver', path: ['prompts'] },
     pagination: null,
+    cacheable: false,
   },
   'prompts/list': {
     method: 'prompts/list',
@@ -173,6 +184,7 @@ export const methods = {
     result: validateListPromptsResult,
     capability: { holder: 'receiver', path: ['prompts'] },
     pagination: { itemsField: 'prompts' },
+    cacheable: true,
   },
   'resources/list': {
     method: 'resources/list',
@@ -187,6 +199,7 @@ export const methods = {
     result: validateListResourcesResult,
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resources' },
+    cacheable: true,
   },
   'resources/read': {
     method: 'resources/read',
@@ -201,6 +214,7 @@ export const methods = {
     result: byResultType({ 'input_required': validateInputRequiredResult }, validateReadResourceResult),
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: null,
+    cacheable: true,
   },
   'resources/templates/list': {
     method: 'resources/templates/list',
@@ -215,6 +229,7 @@ export const methods = {
     result: validateListResourceTemplatesResult,
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resourceTemplates' },
+    cacheable: true,
   },
   'roots/list': {
     method: 'roots/list',
@@ -229,6 +244,7 @@ export const methods = {
     result: validateListRootsResult,
     capability: { holder: 'receiver', path: ['roots'] },
     pagination: null,
+    cacheable: false,
   },
   'sampling/createMessage': {
     method: 'sampling/createMessage',
@@ -243,6 +259,7 @@ export const methods = {
     result: validateCreateMessageResult,
     capability: { holder: 'receiver', path: ['sampling'] },
     pagination: null,
+    cacheable: false,
   },
   'server/discover': {
     method: 'server/discover',
@@ -257,6 +274,7 @@ export const methods = {
     result: validateDiscoverResult,
     capability: null,
     pagination: null,
+    cacheable: true,
   },
   'subscriptions/listen': {
     method: 'subscriptions/listen',
@@ -271,6 +289,7 @@ export const methods = {
     result: validateSubscriptionsListenResult,
     capability: null,
     pagination: null,
+    cacheable: false,
   },
   'tools/call': {
     method: 'tools/call',
@@ -285,6 +304,7 @@ export const methods = {
     result: byResultType({ 'input_required': validateInputRequiredResult }, validateCallToolResult),
     capability: { holder: 'receiver', path: ['tools'] },
     pagination: null,
+    cacheable: false,
   },
   'tools/list': {
     method: 'tools/list',
@@ -299,6 +319,7 @@ export const methods = {
     result: validateListToolsResult,
     capability: { holder: 'receiver', path: ['tools'] },
     pagination: { itemsField: 'tools' },
+    cacheable: true,
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;
 

@@ -10,16 +10,37 @@
  * (HTTP prints the endpoint URL on stdout; stdio writes nothing but protocol messages there.)
  */
 import { pathToFileURL } from 'node:url';
-import { httpExtra, InMemoryEventStore, ProtocolError, SdkError, Server, Stateful, statefulRevisions, type RequestContext } from '../runtime/index.js';
+import { headerParameters, httpExtra, InMemoryEventStore, ProtocolError, SdkError, Server, Stateful, statefulRevisions, StatelessContext, type RequestContext } from '../runtime/index.js';
 import { createMcpNodeServer, StdioServerTransport, type McpNodeServer } from '../runtime/node/index.js';
-import { complete, prompts, readResource, resources, templates, tools, type ToolIo } from './fixtures.js';
+import { complete, prompts, readResource, resources, templates, tools as baseTools, type ToolIo } from './fixtures.js';
+import { inputPrompt, inputTools } from './fixtures-input.js';
+
+/** Every tool fixture: the stateful-era ones, then those added for the stateless era. */
+const tools = [...baseTools, ...inputTools];
+
+/** Servers that are live, so that a list change reaches every client (on HTTP, each stateless request has its own). */
+const liveServers = new Set<Server>();
 
 export const EVERYTHING_SERVER_INFO: Stateful.Implementation = { name: 'mcpgen-everything-server', version: '0.1.0' };
 
 /** The per-call services a fixture tool gets, backed by the low-level server and the request context. */
 function toolIo(server: Server, context: RequestContext): ToolIo {
   const related = { signal: context.signal, relatedRequestId: context.requestId };
+  const stateless = context instanceof StatelessContext ? context : undefined;
   return {
+    ask: (method, params, key) => context.sendRequest(method, params, { ...related, inputKey: key }),
+    get clientCapabilities() {
+      return (stateless?.clientCapabilities ?? server.clientCapabilities) as Stateful.ClientCapabilities | undefined;
+    },
+    get requestState() {
+      return stateless?.requestState;
+    },
+    set requestState(value: unknown) {
+      if (stateless !== undefined) stateless.requestState = value;
+    },
+    toolsChanged: async () => {
+      await Promise.all([...liveServers].map((live) => live.notifyToolListChanged().catch(() => undefined)));
+    },
     signal: context.signal,
     protocolVersion: server.protocolVersion,
     log: (level, data) => context.log(level, data),
@@ -55,12 +76,22 @@ export interface EverythingOptions {
 export function createEverythingServer(options: EverythingOptions = {}): Server {
   const { onerror = stderrSink, maxRevision } = options;
   const server = new Server(EVERYTHING_SERVER_INFO, {
-    capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {}, completions: {} },
+    capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, logging: {}, completions: {} },
     instructions: 'Fixtures for the MCP conformance suite: test_* tools, test:// resources and test_* prompts.',
     onerror,
     ...(maxRevision === undefined ? {} : { supportedRevisions: statefulRevisions.filter((revision) => revision <= maxRevision) }),
   });
   const subscriptions = new Set<string>();
+  liveServers.add(server);
+  const closed = server.protocol.onclose;
+  server.protocol.onclose = () => {
+    liveServers.delete(server);
+    closed?.();
+  };
+  server.toolHeaderParameters = (name) => {
+    const fixture = tools.find((candidate) => candidate.tool.name === name);
+    return fixture === undefined ? undefined : headerParameters(fixture.tool.inputSchema);
+  };
 
   server.setRequestHandler('tools/list', () => ({ tools: tools.map((fixture) => fixture.tool) }));
   server.setRequestHandler('tools/call', async (params, context) => {
@@ -82,7 +113,7 @@ export function createEverythingServer(options: EverythingOptions = {}): Server 
 
   server.setRequestHandler('resources/list', () => ({ resources: resources.map((fixture) => fixture.resource) }));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: templates.map((fixture) => fixture.template) }));
-  server.setRequestHandler('resources/read', (params) => readResource(params.uri));
+  server.setRequestHandler('resources/read', (params) => readResource(params.uri, server.protocol.revision?.errorCodes));
   server.setRequestHandler('resources/subscribe', (params) => {
     subscriptions.add(params.uri);
     return {};
@@ -92,8 +123,9 @@ export function createEverythingServer(options: EverythingOptions = {}): Server 
     return {};
   });
 
-  server.setRequestHandler('prompts/list', () => ({ prompts: prompts.map((fixture) => fixture.prompt) }));
-  server.setRequestHandler('prompts/get', (params) => {
+  server.setRequestHandler('prompts/list', () => ({ prompts: [...prompts.map((fixture) => fixture.prompt), inputPrompt.prompt] }));
+  server.setRequestHandler('prompts/get', (params, context) => {
+    if (params.name === inputPrompt.prompt.name) return inputPrompt.get(toolIo(server, context));
     const fixture = prompts.find((candidate) => candidate.prompt.name === params.name);
     if (fixture === undefined) {
       throw new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `Unknown prompt: ${params.name}`);

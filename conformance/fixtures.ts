@@ -31,6 +31,17 @@ export interface ToolIo {
    * (SEP-1699); resolves false where the transport cannot (stdio, older revisions, no event store).
    */
   closeStream(): Promise<boolean>;
+  /**
+   * Asks the client (elicitation, sampling, roots) in either era: a request of its own when
+   * stateful, an input request under `key` of a multi round-trip request when stateless.
+   */
+  ask(method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list', params: JsonObject, key: string): Promise<unknown>;
+  /** What the client declared it can do, for this request. */
+  readonly clientCapabilities: Stateful.ClientCapabilities | undefined;
+  /** Stateless era: data that comes back with the retry of a multi round-trip request. */
+  requestState: unknown;
+  /** Tells every connected client that the tool list changed. */
+  toolsChanged(): Promise<void>;
 }
 
 /** A tool: its advertised definition and what calling it does. */
@@ -81,7 +92,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 const text = (value: string): Stateful.TextContent => ({ type: 'text', text: value });
-const textResult = (value: string): Stateful.CallToolResult => ({ content: [text(value)] });
+export const textResult = (value: string): Stateful.CallToolResult => ({ content: [text(value)] });
 const noArguments: Stateful.Tool['inputSchema'] = { type: 'object', properties: {} };
 
 function stringArguments(names: readonly string[], descriptions: Readonly<Record<string, string>>): Stateful.Tool['inputSchema'] {
@@ -396,15 +407,18 @@ export function matchTemplate(template: string, uri: string): Record<string, str
   return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
 }
 
-/** Reads a direct resource or a templated one; unknown URIs fail with the revision's not-found error. */
-export function readResource(uri: string): Stateful.ReadResourceResult {
+/**
+ * Reads a direct resource or a templated one; unknown URIs fail with the revision's not-found
+ * error (`codes` of the revision in use: invalid params from 2026-07-28 on).
+ */
+export function readResource(uri: string, codes: Readonly<Record<string, number>> = Stateful.ErrorCode): Stateful.ReadResourceResult {
   const direct = resources.find((fixture) => fixture.resource.uri === uri);
   if (direct !== undefined) return direct.read();
   for (const fixture of templates) {
     const variables = matchTemplate(fixture.template.uriTemplate, uri);
     if (variables !== undefined) return fixture.read(uri, variables);
   }
-  throw new ProtocolError(Stateful.ErrorCode.RESOURCE_NOT_FOUND, 'Resource not found', { uri });
+  throw new ProtocolError(codes.RESOURCE_NOT_FOUND ?? codes.INVALID_PARAMS!, 'Resource not found', { uri });
 }
 
 /** Answers completion/complete from the prompt and template tables. */

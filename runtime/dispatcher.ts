@@ -40,6 +40,12 @@ export interface DispatchHost {
   readonly sender: ContextSender;
   /** Receives problems nobody can be answered about. */
   report(error: Error): void;
+  /**
+   * Runs before an incoming request is looked up: it may bind another revision to the engine
+   * (a dual-era server picks its era from the request's envelope) or refuse the request with
+   * the error to answer.
+   */
+  readonly admit?: ((request: JSONRPCRequest) => ProtocolError | undefined) | undefined;
 }
 
 /** A reply to send for one inbound value. */
@@ -141,6 +147,10 @@ export class Dispatcher {
 
   private async handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined): Promise<JSONRPCResponse | undefined> {
     const { id, method, params } = message;
+    const refusal = this.host.admit?.(message);
+    if (refusal !== undefined) {
+      return { jsonrpc: JSONRPC_VERSION, id, error: refusal.toJSON() };
+    }
     const info = this.host.methods.lookup(method);
     const handler = this.requestHandlers.get(method);
     if (!this.acceptsFromPeer(info, 'request') || handler === undefined) {

@@ -45,9 +45,12 @@ export abstract class Endpoint {
     this.ownCapabilities = capabilities;
     this.modules = modules;
     this.supportedRevisions = modules.map((module) => module.revision);
+    // Until the peer's first message says otherwise, the engine speaks the newest revision with a
+    // handshake, because that is what an `initialize` must be checked against.
+    const stateful = modules.filter((module) => module.era === 'stateful');
     const protocolOptions: ProtocolOptions = {
       side,
-      revision: modules[modules.length - 1]!,
+      revision: (stateful.length > 0 ? stateful : modules)[(stateful.length > 0 ? stateful : modules).length - 1]!,
       validate: options.validate ?? true,
       validateOutgoing: options.validateOutgoing ?? true,
       ...(options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),

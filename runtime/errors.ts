@@ -57,7 +57,13 @@ export type SdkErrorCode =
   | 'UNSUPPORTED_VERSION'
   | 'SEND_FAILED'
   | 'SPAWN_FAILED'
-  | 'PAGE_LIMIT';
+  | 'PAGE_LIMIT'
+  /** A multi round-trip request still asked for input after the Client's round limit. */
+  | 'INPUT_ROUNDS_EXCEEDED'
+  /** A local API was called or configured with a value it cannot accept (a too-short key, a bad option). */
+  | 'INVALID_ARGUMENT'
+  /** OAuth authorization could not obtain a usable access token (discovery, consent, token endpoint). */
+  | 'AUTHORIZATION_FAILED';
 
 /** Optional extras of an {@link SdkError}. */
 export interface SdkErrorOptions {

@@ -2,7 +2,11 @@
  * mcpgen's root entry: runtime-neutral (no `node:` imports), usable in Node, browsers,
  * Workers, Deno and Bun. Node-only transports live under `mcpgen/node`.
  */
-export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotificationHandler, type ListAllOptions, type PageItem, type PaginatedMethod } from './client.js';
+export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotificationHandler, type ListAllOptions, type NegotiationMode, type PageItem, type PaginatedMethod } from './client.js';
+// The Client in the stateless era: era choice per server, multi round-trip requests, cacheable results.
+export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice, type StatelessEra, type StatelessEraTransport } from './stateless/client-era.js';
+export { ResponseCache, type ResponseCacheOptions } from './stateless/client-response-cache.js';
+export { DEFAULT_MAX_INPUT_ROUNDS } from './stateless/client-mrtr.js';
 export { Server, type ServerOptions, type ServerRequestHandler, type ServerNotificationHandler } from './server.js';
 export { Protocol, DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol.js';
 export { ProtocolError, SdkError, type SdkErrorCode } from './errors.js';
@@ -94,3 +98,26 @@ export {
   type ElicitationValue,
   type RequestedSchema,
 } from './client-helpers/elicitation.js';
+// The stateless era (2026-07-28 on): per-request metadata, multi round-trip requests, subscriptions.
+export { statelessRevisions } from './revisions.js';
+export { StatelessContext } from './stateless/stateless-request.js';
+export { InputRequiredSignal, type InputRequest } from './stateless/input-broker.js';
+export {
+  RequestStateCodec,
+  RequestStateError,
+  digestArguments,
+  type RequestStateBinding,
+  type RequestStateKey,
+  type RequestStateOptions,
+  type RequestStatePayload,
+} from './stateless/request-state.js';
+export type { CacheHint } from './stateless/subscriptions.js';
+export {
+  CLIENT_CAPABILITIES_META,
+  CLIENT_INFO_META,
+  LOG_LEVEL_META,
+  PROTOCOL_VERSION_META,
+  SERVER_INFO_META,
+  SUBSCRIPTION_ID_META,
+} from './stateless/meta.js';
+export { decodeHeaderValue, headerParameters, type HeaderParameter } from './http/request-headers.js';

@@ -5,7 +5,13 @@ import { InterpretingJsonSchemaValidator } from './json-schema/interpreter.js';
 import { toParsingSchema, type ParsingSchema, type SchemaInput, type SchemaSide } from './json-schema/schema-input.js';
 import type { JsonSchemaValidator } from './json-schema/types.js';
 import type { SchemaCache } from './mcp-server/context.js';
-import { installHandlers, type ServerHost } from './mcp-server/handlers.js';
+import { installHandlers, type CacheKind, type ServerHost } from './mcp-server/handlers.js';
+import { headerParameters, type HeaderParameter } from './http/request-headers.js';
+import { RequestStateCodec, type RequestStateOptions } from './stateless/request-state.js';
+import type { CacheHint } from './stateless/subscriptions.js';
+
+/** The cache hint of results whose kind has none configured: re-fetch, not shareable. */
+const DEFAULT_CACHE_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
 import { ListChangedNotifier, type ListChangedMode } from './mcp-server/list-changed.js';
 import { buildPromptEntry, PromptHandle, type PromptCallback, type PromptConfig, type PromptEntry, type RegisteredPrompt } from './mcp-server/prompts.js';
 import { Registry, type ListKind } from './mcp-server/registry.js';
@@ -51,6 +57,16 @@ export interface McpServerOptions extends EndpointOptions {
   readonly logging?: boolean;
   /** Refuse tool names outside the spec's guidance (default true); false allows any non-empty name. */
   readonly strictToolNames?: boolean;
+  /**
+   * Cache hints of list and read results in the stateless era (`ttlMs`, `cacheScope`), per
+   * kind; unset kinds get `{ ttlMs: 0, cacheScope: 'private' }` (re-fetch, not shareable).
+   */
+  readonly cache?: Partial<Record<CacheKind, CacheHint>>;
+  /**
+   * How multi round-trip requests protect their `requestState` (see ServerOptions). One codec
+   * is shared by every Server this McpServer creates, so a retry may reach any of them.
+   */
+  readonly requestState?: RequestStateOptions | RequestStateCodec;
   /** Called for every new Server, after the built-in handlers are installed: add custom methods here. */
   readonly setupServer?: (server: Server, session: McpSession) => void;
 }
@@ -89,6 +105,8 @@ export class McpServer {
   private readonly live = new Set<McpSession>();
   private readonly byServer = new WeakMap<Server, McpSession>();
   private readonly schemaCache = new WeakMap<object, Map<SchemaSide, ParsingSchema>>();
+  private readonly requestState: RequestStateCodec;
+  private readonly headerCache = new WeakMap<object, HeaderParameter[]>();
 
   constructor(info: Stateful.Implementation, options: McpServerOptions = {}) {
     const pageSize = options.pageSize ?? 100;
@@ -106,7 +124,9 @@ export class McpServer {
       templates: new Registry<TemplateEntry>('Resource template', 'resources', changed),
       prompts: new Registry<PromptEntry>('Prompt', 'prompts', changed),
       pageSize,
+      cacheHint: (kind) => options.cache?.[kind] ?? DEFAULT_CACHE_HINT,
     };
+    this.requestState = options.requestState instanceof RequestStateCodec ? options.requestState : new RequestStateCodec(options.requestState);
   }
 
   /** Sessions whose Server was created and has not closed yet. */
@@ -216,16 +236,27 @@ export class McpServer {
   createServer(): Server {
     const capabilities = this.capabilities();
     // Everything that is not McpServer's own option configures the Server as is.
-    const { instructions, capabilities: _declared, pageSize: _pageSize, validator: _validator, listChanged: _listChanged, logging: _logging, strictToolNames: _strict, setupServer: _setup, onerror: _onerror, ...endpoint } =
+    const { instructions, capabilities: _declared, pageSize: _pageSize, validator: _validator, listChanged: _listChanged, logging: _logging, strictToolNames: _strict, setupServer: _setup, onerror: _onerror, cache: _cache, requestState: _state, ...endpoint } =
       this.options;
     const server = new Server(this.info, {
       ...endpoint,
       capabilities,
       ...(instructions !== undefined ? { instructions } : {}),
+      requestState: this.requestState,
       onerror: (error) => this.report(error),
     });
     const session = new McpSession(server, capabilities, this.notifier.nextEpoch());
     installHandlers(server, session, this.host);
+    server.toolHeaderParameters = (name) => {
+      const entry = this.host.tools.find(name, session);
+      if (entry === undefined) return undefined;
+      let parameters = this.headerCache.get(entry.definition);
+      if (parameters === undefined) {
+        parameters = headerParameters(entry.definition.inputSchema);
+        this.headerCache.set(entry.definition, parameters);
+      }
+      return parameters;
+    };
     this.options.setupServer?.(server, session);
     this.live.add(session);
     this.byServer.set(server, session);
@@ -253,7 +284,8 @@ export class McpServer {
   /** Sends `notifications/resources/updated` for `uri` to every session subscribed to it. */
   async notifyResourceUpdated(uri: string): Promise<void> {
     const sends = [...this.live]
-      .filter((session) => session.isInitialized && session.subscriptions.has(uri))
+      // Stateless-era sessions filter by their subscriptions/listen streams themselves.
+      .filter((session) => session.isInitialized && (session.subscriptions.has(uri) || session.server.era === 'stateless'))
       .map((session) => session.server.notifyResourceUpdated({ uri }).catch((error: unknown) => this.report(asError(error))));
     await Promise.all(sends);
   }

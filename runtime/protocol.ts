@@ -1,6 +1,6 @@
 import type { RevisionModule } from './contract.js';
 import { Dispatcher } from './dispatcher.js';
-import { asError, messageOf, SdkError } from './errors.js';
+import { asError, messageOf, type ProtocolError, SdkError } from './errors.js';
 import {
   JSONRPC_VERSION,
   type JSONRPCMessage,
@@ -77,6 +77,11 @@ export class Protocol {
    * Server uses it to hold back log messages below the level the client asked for.
    */
   notificationFilter?: ((method: string, params: Params | undefined) => boolean) | undefined;
+  /**
+   * Runs before each incoming request is looked up; may rebind the revision or return the
+   * error to answer instead (see DispatchHost.admit). The Server uses it to pick the era.
+   */
+  admitRequest?: ((request: JSONRPCRequest) => ProtocolError | undefined) | undefined;
 
   private readonly methods: MethodTable;
   private readonly validateIncoming: boolean;
@@ -106,6 +111,7 @@ export class Protocol {
       validateOutgoing: this.validateOutgoing,
       sender: this,
       report: (error) => this.report(error),
+      admit: (request) => this.admitRequest?.(request),
     });
   }
 

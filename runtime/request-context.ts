@@ -26,6 +26,11 @@ export interface RequestOptions {
   readonly onprogress?: ((progress: Progress) => void) | undefined;
   /** The incoming request this one is sent on behalf of (a transport routing hint). */
   readonly relatedRequestId?: RequestId | undefined;
+  /**
+   * Stateless era only: the key this question gets in the `inputRequests` of a multi
+   * round-trip request (default: the method and the question's sequence number).
+   */
+  readonly inputKey?: string | undefined;
 }
 
 /** Options of an outgoing notification. */

@@ -1,11 +1,18 @@
 import { Stateful } from '../generated/latest.js';
 import type { CapabilityObject } from './capabilities.js';
+import type { RevisionModule } from './contract.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
 import { ProtocolError } from './errors.js';
+import type { HeaderParameter } from './http/request-headers.js';
+import type { JSONRPCRequest } from './jsonrpc.js';
 import type { CapabilitiesOf, ProtocolTypesShape } from './protocol-types.js';
-import { LOG_NOTIFICATION } from './special-methods.js';
-import type { NotificationContext, RequestContext, RequestOptions } from './request-context.js';
-import { resolveSupported } from './revisions.js';
+import { INITIALIZE_REQUEST, LOG_NOTIFICATION } from './special-methods.js';
+import type { NotificationContext, Params, RequestContext, RequestHandler, RequestOptions } from './request-context.js';
+import { resolveRevisions } from './revisions.js';
+import { declaredVersion, requestMeta, CLIENT_CAPABILITIES_META, CLIENT_INFO_META } from './stateless/meta.js';
+import { RequestStateCodec, type RequestStateOptions } from './stateless/request-state.js';
+import { defaultRequestStateCodec, runStateless, type StatelessHost } from './stateless/stateless-request.js';
+import { Subscriptions, type CacheHint } from './stateless/subscriptions.js';
 import type { Transport } from './transport.js';
 
 type Defaults = Stateful.ProtocolTypes;
@@ -16,8 +23,21 @@ export interface ServerOptions<T extends ProtocolTypesShape = Defaults> extends 
   readonly capabilities?: CapabilitiesOf<T, 'serverCapabilities', Stateful.ServerCapabilities>;
   /** Guidance for the model, sent in the initialize result. */
   readonly instructions?: string;
-  /** Revisions to negotiate (default: every released stateful revision). */
+  /**
+   * Revisions to serve (default: every released revision of both eras). Stateful ones are
+   * negotiated over `initialize`; stateless ones (2026-07-28 on) are served per request. A
+   * list with only stateless revisions refuses the handshake; one with only stateful ones
+   * answers stateless requests as an older server would.
+   */
   readonly supportedRevisions?: readonly string[];
+  /**
+   * How multi round-trip requests protect their `requestState` (keys, encryption, expiry,
+   * round cap), or a codec shared with other servers. Default: one random key per process,
+   * which is right for a single replica; replicas behind a load balancer need shared keys.
+   */
+  readonly requestState?: RequestStateOptions | RequestStateCodec;
+  /** Cache hint of the `server/discover` result (default: `ttlMs` 0, `cacheScope` 'private'). */
+  readonly discoverCache?: CacheHint;
 }
 
 /** A handler for client→server request `M`: exact params in, exact result out. */
@@ -59,17 +79,49 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   oninitialized?: () => void;
   /** The level the client asked for with `logging/setLevel`, if any. */
   loggingLevel: Stateful.LoggingLevel | undefined;
+  /**
+   * The `x-mcp-header` parameters of a tool, so that the HTTP transport can check a stateless
+   * request's `Mcp-Param-*` headers against its arguments. McpServer sets it from its tools.
+   */
+  toolHeaderParameters?: ((toolName: string) => readonly HeaderParameter[] | undefined) | undefined;
 
   private readonly info: Stateful.Implementation;
   private readonly instructions: string | undefined;
   private clientInfoValue: Stateful.Implementation | undefined;
   private initialized = false;
+  private readonly statefulModules: readonly RevisionModule[];
+  private readonly statelessModules: readonly RevisionModule[];
+  private readonly codec: RequestStateCodec;
+  private readonly subscriptions: Subscriptions;
+  private readonly statelessHost: StatelessHost;
+  /** Which era this connection speaks, fixed by its first request (`initialize` or a request with `_meta`). */
+  private eraValue: 'stateful' | 'stateless' | undefined;
 
   constructor(info: Stateful.Implementation, options: ServerOptions<T> = {}) {
-    super('server', (options.capabilities ?? {}) as CapabilityObject, resolveSupported(options.supportedRevisions, options.revisions), options);
+    super('server', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless']), options);
     this.info = info;
     this.instructions = options.instructions;
+    this.statefulModules = this.revisionModules.filter((module) => module.era === 'stateful');
+    this.statelessModules = this.revisionModules.filter((module) => module.era === 'stateless');
+    this.codec = options.requestState instanceof RequestStateCodec
+      ? options.requestState
+      : options.requestState === undefined ? defaultRequestStateCodec() : new RequestStateCodec(options.requestState);
+    this.statelessHost = { serverInfo: info, codec: this.codec };
+    this.subscriptions = new Subscriptions(this.ownCapabilities, (method, params, relatedRequestId) =>
+      this.protocol.notification(method, params, { relatedRequestId }));
+    this.protocol.admitRequest = (request) => this.admit(request);
     this.protocol.setRequestHandler('initialize', (params) => this.answerInitialize(params as unknown as Stateful.InitializeRequestParams));
+    if (this.statelessModules.length > 0) {
+      const cache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'private' };
+      this.registerStatelessHandler('server/discover', () => ({
+        supportedVersions: this.statelessModules.map((module) => module.revision).reverse(),
+        capabilities: this.ownCapabilities,
+        ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
+        ttlMs: cache.ttlMs,
+        cacheScope: cache.cacheScope,
+      }));
+      this.registerStatelessHandler('subscriptions/listen', (params, context) => this.subscriptions.listen(params, context));
+    }
     this.protocol.setNotificationHandler('notifications/initialized', () => {
       this.initialized = true;
       this.oninitialized?.();
@@ -87,7 +139,23 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     Object.assign(this, Stateful.serverStubs(send), Stateful.serverNotifiers(notify));
   }
 
-  /** The capabilities the client declared in `initialize`. */
+  /**
+   * The era this connection speaks: `stateful` after `initialize`, `stateless` after a request
+   * that carried its protocol version in `_meta`, undefined before either.
+   */
+  get era(): 'stateful' | 'stateless' | undefined {
+    return this.eraValue;
+  }
+
+  /** The server's name and version. */
+  get serverInfo(): Stateful.Implementation {
+    return this.info;
+  }
+
+  /**
+   * The capabilities the client declared in `initialize`; in the stateless era, those of the
+   * latest request (each request declares its own, and handlers see them in their context).
+   */
   get clientCapabilities(): Stateful.ClientCapabilities | undefined {
     return this.peerCapabilitiesValue as Stateful.ClientCapabilities | undefined;
   }
@@ -97,14 +165,36 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     return this.clientInfoValue;
   }
 
-  /** True once `notifications/initialized` arrived. */
+  /** True once `notifications/initialized` arrived, or a stateless-era request was admitted. */
   get isInitialized(): boolean {
-    return this.initialized;
+    return this.initialized || this.eraValue === 'stateless';
   }
 
   /** Starts serving on `transport`. */
   async connect(transport: Transport): Promise<void> {
     await this.protocol.connect(transport);
+  }
+
+  /** Ends open `subscriptions/listen` streams with their result, then closes the connection. */
+  override async close(): Promise<void> {
+    if (this.subscriptions.size > 0) {
+      this.subscriptions.endAll();
+      // Lets the listen handlers' replies reach the transport before it closes.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await super.close();
+  }
+
+  /**
+   * In the stateless era a notification that belongs to no request is a change notification:
+   * it goes to the `subscriptions/listen` streams that opted in to it, or nowhere.
+   */
+  protected override async sendNotification(method: string, params: unknown, options?: { relatedRequestId?: string | number | undefined }): Promise<void> {
+    if (this.eraValue === 'stateless' && options?.relatedRequestId === undefined) {
+      await this.subscriptions.publish(method, params as Params | undefined);
+      return;
+    }
+    await super.sendNotification(method, params, options);
   }
 
   /**
@@ -113,12 +203,82 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * server capability this server did not declare.
    */
   setRequestHandler<M extends keyof T['clientRequests'] & string>(method: M, handler: ServerRequestHandler<M, T>): void {
-    this.registerRequestHandler(method, (params: T['clientRequests'][M]['params'], context: RequestContext) => {
+    this.registerStatelessHandler(method, handler as unknown as RequestHandler);
+  }
+
+  /** Registers a handler that serves both eras: stateless requests go through the MRTR runner. */
+  private registerStatelessHandler(method: string, handler: RequestHandler): void {
+    this.registerRequestHandler(method, (params: Params | undefined, context: RequestContext) => {
+      if (this.eraValue === 'stateless') {
+        return runStateless(this.statelessHost, this.protocol.revision!, handler, params, context);
+      }
       if (this.negotiated === undefined) {
         throw new ProtocolError(this.protocol.revision!.errorCodes.INVALID_REQUEST!, `Received ${method} before initialize`);
       }
       return handler(params, context);
     });
+  }
+
+
+  /**
+   * Picks the era of each request before it is looked up. `initialize` selects the stateful
+   * era; a request naming its protocol version in `_meta` selects the stateless one (and
+   * binds that revision); once a connection initialized, `_meta` is just metadata.
+   */
+  private admit(request: JSONRPCRequest): ProtocolError | undefined {
+    if (request.method === INITIALIZE_REQUEST) {
+      if (this.statefulModules.length === 0) {
+        const requested = (request.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+        return this.unsupportedVersion(typeof requested === 'string' ? requested : undefined);
+      }
+      // A client that probed the stateless era first (and fell back) gets the handshake.
+      if (this.eraValue !== 'stateful') {
+        this.eraValue = undefined;
+        this.negotiated = undefined;
+        if (this.protocol.revision?.era !== 'stateful') this.protocol.setRevision(this.statefulModules[this.statefulModules.length - 1]!);
+      }
+      return undefined;
+    }
+    if (this.eraValue === 'stateful' || this.statelessModules.length === 0) return undefined;
+    const version = declaredVersion(request.params);
+    if (version === undefined) {
+      // A method of the stateless era alone (a discovery probe) is checked against that era's
+      // schema, which refuses it for its missing `_meta`; the era stays open. Anything else
+      // meets the stateful rules ("before initialize").
+      if (this.eraValue === undefined && this.onlyStateless(request.method)) {
+        this.protocol.setRevision(this.statelessModules[this.statelessModules.length - 1]!);
+      }
+      return undefined;
+    }
+    const module = this.statelessModules.find((candidate) => candidate.revision === version);
+    if (module === undefined) return this.unsupportedVersion(version);
+    if (this.protocol.revision !== module) this.protocol.setRevision(module);
+    this.eraValue = 'stateless';
+    this.negotiated = module.revision;
+    const meta = requestMeta(request.params);
+    const capabilities = meta?.[CLIENT_CAPABILITIES_META];
+    if (typeof capabilities === 'object' && capabilities !== null) this.peerCapabilitiesValue = capabilities as CapabilityObject;
+    const clientInfo = meta?.[CLIENT_INFO_META];
+    if (typeof clientInfo === 'object' && clientInfo !== null) this.clientInfoValue = clientInfo as Stateful.Implementation;
+    return undefined;
+  }
+
+  private onlyStateless(method: string): boolean {
+    return this.statelessModules.some((module) => module.methods[method] !== undefined)
+      && !this.statefulModules.some((module) => module.methods[method] !== undefined);
+  }
+
+  /**
+   * UnsupportedProtocolVersionError, listing the versions a request may name in `_meta`
+   * (newest first; the same list `server/discover` gives).
+   */
+  private unsupportedVersion(requested: string | undefined): ProtocolError {
+    const codes = (this.statelessModules[this.statelessModules.length - 1] ?? this.protocol.revision!).errorCodes;
+    const supported = this.statelessModules.map((module) => module.revision).reverse();
+    const text = requested === undefined
+      ? `Unsupported protocol version: this server supports ${supported.join(', ')}`
+      : `Unsupported protocol version ${JSON.stringify(requested)}: this server supports ${supported.join(', ')}`;
+    return new ProtocolError(codes.UNSUPPORTED_PROTOCOL_VERSION ?? codes.INVALID_REQUEST!, text, { supported, ...(requested !== undefined ? { requested } : {}) });
   }
 
   /** Handles client→server notification `method`. */
@@ -148,10 +308,11 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     if (this.negotiated !== undefined) {
       throw new ProtocolError(this.protocol.revision!.errorCodes.INVALID_REQUEST!, 'The session is already initialized');
     }
-    const supported = this.supportedRevisions;
+    const supported = this.statefulModules.map((module) => module.revision);
     const version = supported.includes(params.protocolVersion) ? params.protocolVersion : supported[supported.length - 1]!;
     this.protocol.setRevision(this.moduleFor(version));
     this.negotiated = version;
+    this.eraValue = 'stateful';
     this.peerCapabilitiesValue = params.capabilities as CapabilityObject;
     this.clientInfoValue = params.clientInfo;
     return {

@@ -2,6 +2,7 @@
  * The HTTP server core: {@link createMcpHttpHandler} serves MCP sessions over Streamable HTTP
  * (and, opted in, the legacy HTTP+SSE transport) through a runtime-neutral request handler.
  */
+import { createBearerGuard, type BearerAuthOptions } from '../auth/resource-server.js';
 import { asError } from '../errors.js';
 import type { Server } from '../server.js';
 import type { EventStore } from './event-store.js';
@@ -13,6 +14,7 @@ import { selectLeg, type RouteTable } from './router.js';
 import { SecurityPolicy, type SecurityOptions } from './security.js';
 import { SessionRegistry, type SessionDirectory } from './session.js';
 import { unrefTimer } from './sse-writer.js';
+import { StatelessHttpLeg } from './stateless-leg.js';
 import { StreamableHttpLeg } from './streamable-leg.js';
 
 /** Default request body limit: 4 MiB. */
@@ -56,6 +58,12 @@ export interface McpHttpHandlerOptions extends SecurityOptions {
   readonly legacySse?: boolean | LegacySseOptions | undefined;
   /** Receives failures nobody else can act on (a failing event store, a crashing server factory). */
   readonly onerror?: ((error: Error) => void) | undefined;
+  /**
+   * Protects the endpoint with OAuth bearer tokens (see `mcpgen/auth`): serves the Protected
+   * Resource Metadata, refuses requests without a valid token (401/403 with `WWW-Authenticate`),
+   * and hands the verified credentials to handlers as `context.extra.authInfo`.
+   */
+  readonly auth?: BearerAuthOptions | undefined;
 }
 
 /** Counts of what a handler holds, for introspection and leak checks. */
@@ -122,6 +130,11 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     registry,
     settings: { keepAliveMs, retryMs: options.retryMs ?? DEFAULT_RETRY_MS, eventStore: options.eventStore, counts, report },
   });
+  const stateless = new StatelessHttpLeg({
+    serverFactory: options.server,
+    maxBodyBytes,
+    settings: { keepAliveMs, retryMs: options.retryMs ?? DEFAULT_RETRY_MS, eventStore: undefined, counts, report },
+  });
   const legacy = legacyPaths === undefined
     ? undefined
     : new LegacySseLeg({
@@ -136,12 +149,19 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       registry,
     });
   const sweeper = startIdleSweep(registry, options.sessionIdleTimeoutMs, counts, report);
+  const guard = options.auth === undefined ? undefined : createBearerGuard(options.auth);
   let closed = false;
 
   const route = async (request: HttpRequestView): Promise<HttpReply> => {
     const refusal = security.check(request);
     if (refusal !== undefined) {
       return errorReply(refusal.status, TRANSPORT_ERROR_CODES.BAD_REQUEST, refusal.message);
+    }
+    if (guard !== undefined && request.method !== 'OPTIONS') {
+      // Bearer tokens (mcpgen/auth): metadata and refusals are answered here; the rest goes on with its authInfo.
+      const outcome = await guard.check(request);
+      if ('reply' in outcome) return outcome.reply;
+      request = outcome.request;
     }
     switch (selectLeg(request, routes)) {
       case 'preflight':
@@ -154,6 +174,8 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
         return legacy!.postMessage(request);
       case 'streamable':
         return streamable.handle(request);
+      case 'stateless':
+        return stateless.handle(request);
       case 'not-found':
         return errorReply(404, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Found');
     }
@@ -180,12 +202,12 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       sessions: registry.size,
       connections: counts.connections,
       timers: counts.timers,
-      pendingRequests: registry.ids().reduce((sum, id) => sum + (registry.get(id)?.pendingRequests ?? 0), 0),
+      pendingRequests: registry.ids().reduce((sum, id) => sum + (registry.get(id)?.pendingRequests ?? 0), stateless.pendingRequests),
     }),
     close: async () => {
       closed = true;
       sweeper?.stop();
-      await registry.closeAll();
+      await Promise.all([registry.closeAll(), stateless.close()]);
     },
   };
 }

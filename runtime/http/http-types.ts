@@ -32,6 +32,8 @@ export interface HttpRequestView {
   readonly signal?: AbortSignal | undefined;
   /** The local address the request arrived on (e.g. `127.0.0.1`), where the platform tells. */
   readonly localAddress?: string | undefined;
+  /** Credentials verified by the endpoint's bearer check (`auth` option), passed on to handlers. */
+  readonly authInfo?: unknown;
 }
 
 /**

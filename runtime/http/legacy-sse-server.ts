@@ -193,7 +193,7 @@ export class LegacySseLeg {
     if (value instanceof ParseFailure) {
       return errorReply(400, TRANSPORT_ERROR_CODES.PARSE_ERROR, `Parse error: ${value.detail}`);
     }
-    session.transport.deliver(value, { sessionId: id, requestHeaders: (name) => request.header(name) });
+    session.transport.deliver(value, { sessionId: id, requestHeaders: (name) => request.header(name), ...(request.authInfo !== undefined ? { authInfo: request.authInfo } : {}) });
     return emptyReply(202);
   }
 }

@@ -4,6 +4,7 @@
  * stateless transport of 2026-07-28, selected by its MCP-Protocol-Version) touches only this
  * decision and the leg itself.
  */
+import { statefulRevisions } from '../revisions.js';
 import type { HttpRequestView } from './http-types.js';
 
 /** The protocol legs of the HTTP server. */
@@ -12,6 +13,8 @@ export type Leg =
   | 'preflight'
   /** Streamable HTTP, revisions 2025-03-26 to 2025-11-25. */
   | 'streamable'
+  /** Streamable HTTP of the stateless era (2026-07-28 on): no session, one message per POST. */
+  | 'stateless'
   /** HTTP+SSE (2024-11-05): the GET that opens the stream. */
   | 'legacy-stream'
   /** HTTP+SSE (2024-11-05): a POSTed message. */
@@ -46,7 +49,11 @@ export function selectLeg(request: HttpRequestView, routes: RouteTable): Leg {
     }
   }
   if (routes.path === undefined || request.path === routes.path) {
-    return 'streamable';
+    // Stateless-era clients name their version on every request and never hold a session; any
+    // version that is not one of the handshake revisions is theirs to be answered (or refused).
+    const version = request.header('mcp-protocol-version')?.trim();
+    const stateless = version !== undefined && version !== '' && request.header('mcp-session-id') === undefined && !statefulRevisions.includes(version);
+    return stateless ? 'stateless' : 'streamable';
   }
   return 'not-found';
 }

@@ -260,6 +260,7 @@ export class StreamableHttpLeg {
   private extraFor(request: HttpRequestView, transport: StreamableServerTransport): HttpMessageExtra {
     const base: HttpMessageExtra = {
       requestHeaders: (name) => request.header(name),
+      ...(request.authInfo !== undefined ? { authInfo: request.authInfo } : {}),
       closeStandaloneStream: () => transport.closeStandaloneStream(),
     };
     return transport.sessionId === undefined ? base : { ...base, sessionId: transport.sessionId };

@@ -4,7 +4,8 @@ import type { RequestId } from '../jsonrpc.js';
 import type { InferSchemaOutput } from '../json-schema/infer.js';
 import { isPlainObject } from '../json-schema/json-values.js';
 import { describeSchemaIssues, type ParsingSchema, type SchemaInput, type SchemaSide } from '../json-schema/schema-input.js';
-import type { Meta, RequestContext, RequestOptions } from '../request-context.js';
+import type { Meta, Params, RequestContext, RequestOptions } from '../request-context.js';
+import { StatelessContext } from '../stateless/stateless-request.js';
 import type { MessageExtra } from '../transport.js';
 import type { McpSession } from './session.js';
 
@@ -14,7 +15,7 @@ export interface SchemaCache {
 }
 
 /** Options of the requests a handler sends to the client; they are cancelled with the handler's request. */
-export type ContextRequestOptions = Pick<RequestOptions, 'signal' | 'timeout' | 'onprogress' | 'resetTimeoutOnProgress' | 'maxTotalTimeout'>;
+export type ContextRequestOptions = Pick<RequestOptions, 'signal' | 'timeout' | 'onprogress' | 'resetTimeoutOnProgress' | 'maxTotalTimeout' | 'inputKey'>;
 
 /** How a form elicitation ended: accepted with parsed content, or declined / cancelled. */
 export type FormElicitationOutcome<T> =
@@ -84,6 +85,29 @@ export class McpContext {
   }
 
   /**
+   * The client's capabilities for this request: declared on the request itself in the
+   * stateless era, in `initialize` otherwise.
+   */
+  get clientCapabilities(): Stateful.ClientCapabilities | undefined {
+    return this.request instanceof StatelessContext
+      ? this.request.clientCapabilities as Stateful.ClientCapabilities | undefined
+      : this.session.clientCapabilities;
+  }
+
+  /**
+   * Stateless era: data the handler wants back when the client retries a multi round-trip
+   * request (it travels, integrity-protected, in `requestState`). Undefined on the first round
+   * and in the stateful era, where a handler simply keeps its variables.
+   */
+  get requestState(): unknown {
+    return this.request instanceof StatelessContext ? this.request.requestState : undefined;
+  }
+
+  set requestState(value: unknown) {
+    if (this.request instanceof StatelessContext) this.request.requestState = value;
+  }
+
+  /**
    * Sends `notifications/message` tied to this request. Messages below the level the client
    * set with `logging/setLevel` are dropped by the server, and so is everything when the server
    * was told not to declare `logging` (`McpServerOptions.logging: false`), so that handlers can
@@ -105,10 +129,10 @@ export class McpContext {
    * SdkError('CAPABILITY_MISSING') before anything is sent.
    */
   sample(params: Stateful.CreateMessageRequestParams, options: ContextRequestOptions = {}): Promise<Stateful.CreateMessageResult> {
-    if ((params.tools !== undefined || params.toolChoice !== undefined) && this.session.clientCapabilities?.sampling?.tools === undefined) {
+    if ((params.tools !== undefined || params.toolChoice !== undefined) && this.clientCapabilities?.sampling?.tools === undefined) {
       return Promise.reject(new SdkError('CAPABILITY_MISSING', 'Cannot sample with tools: the client did not declare capability sampling.tools'));
     }
-    return this.session.server.createMessage(params, this.tied(options));
+    return this.ask('sampling/createMessage', params, options, () => this.session.server.createMessage(params, this.tied(options)));
   }
 
   /**
@@ -120,7 +144,7 @@ export class McpContext {
    * and ('INVALID_RESULT') when accepted content does not match the schema.
    */
   async elicitForm<S extends SchemaInput>(message: string, schema: S, options: ContextRequestOptions = {}): Promise<FormElicitationOutcome<InferSchemaOutput<S>>> {
-    const declared = this.session.clientCapabilities?.elicitation;
+    const declared = this.clientCapabilities?.elicitation;
     if (declared !== undefined && declared.form === undefined && declared.url !== undefined) {
       throw new SdkError('CAPABILITY_MISSING', 'Cannot elicit a form: the client declared URL-mode elicitation only');
     }
@@ -132,7 +156,7 @@ export class McpContext {
       message,
       requestedSchema,
     } as Stateful.ElicitRequestFormParams;
-    const result = await this.session.server.elicit(params, this.tied(options));
+    const result = await this.ask('elicitation/create', params, options, () => this.session.server.elicit(params, this.tied(options)));
     if (result.action !== 'accept') return { action: result.action };
     const content = withDefaults(requestedSchema, result.content ?? {});
     const parsed = await parsing.parse(content);
@@ -151,17 +175,31 @@ export class McpContext {
     if (!this.urlModeKnown()) {
       throw new SdkError('UNKNOWN_METHOD', `URL-mode elicitation does not exist in protocol ${this.session.protocolVersion ?? '(not negotiated)'}`);
     }
-    if (this.session.clientCapabilities?.elicitation?.url === undefined) {
+    if (this.clientCapabilities?.elicitation?.url === undefined) {
       throw new SdkError('CAPABILITY_MISSING', 'Cannot elicit a URL: the client did not declare capability elicitation.url');
     }
     const elicitationId = params.elicitationId ?? crypto.randomUUID();
+    if (this.request instanceof StatelessContext) {
+      // The stateless era has no completion notification, hence no elicitation id on the wire.
+      const result = await this.request.sendRequest<Stateful.ElicitResult>('elicitation/create', { mode: 'url', message: params.message, url: params.url }, options);
+      return { action: result.action, elicitationId };
+    }
     const result = await this.session.server.elicit({ mode: 'url', message: params.message, url: params.url, elicitationId }, this.tied(options));
     return { action: result.action, elicitationId };
   }
 
   /** Asks the client for its roots (`roots/list`). */
   async listRoots(options: ContextRequestOptions = {}): Promise<Stateful.Root[]> {
-    return (await this.session.server.listRoots(undefined, this.tied(options))).roots;
+    return (await this.ask('roots/list', {}, options, () => this.session.server.listRoots(undefined, this.tied(options)))).roots;
+  }
+
+  /**
+   * Sends a question to the client: a request of its own in the stateful era, an input request
+   * of a multi round-trip request in the stateless one (see StatelessContext).
+   */
+  private ask<R>(method: string, params: object, options: ContextRequestOptions, stateful: () => Promise<R>): Promise<R> {
+    if (this.request instanceof StatelessContext) return this.request.sendRequest<R>(method, params as Params, options);
+    return stateful();
   }
 
   /** Whether the negotiated revision has URL-mode elicitation (and with it the `mode` field). */

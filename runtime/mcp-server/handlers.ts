@@ -9,6 +9,7 @@ import { getPrompt, type PromptEntry } from './prompts.js';
 import type { Registry } from './registry.js';
 import { listedResources, locate, resourceNotFound, type ResourceEntry, type TemplateEntry } from './resources.js';
 import type { McpSession } from './session.js';
+import type { CacheHint } from '../stateless/subscriptions.js';
 import { callTool, type ToolEntry } from './tools.js';
 
 /** What the per-session handlers read from the McpServer. */
@@ -18,7 +19,12 @@ export interface ServerHost extends SchemaCache {
   readonly templates: Registry<TemplateEntry>;
   readonly prompts: Registry<PromptEntry>;
   readonly pageSize: number;
+  /** The cache hint of a list or read result in the stateless era, per kind. */
+  cacheHint(kind: CacheKind): CacheHint;
 }
+
+/** The results that carry a cache hint in the stateless era. */
+export type CacheKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'resourceRead';
 
 /** `{ [field]: items, nextCursor? }`, the shape of every list result. */
 function pageResult<F extends string, T>(field: F, page: Page<T>): { [K in F]: T[] } & { nextCursor?: string } {
@@ -35,10 +41,15 @@ function pageResult<F extends string, T>(field: F, page: Page<T>): { [K in F]: T
 export function installHandlers(server: Server, session: McpSession, host: ServerHost): void {
   const capabilities = session.capabilities;
   const contextOf = (request: RequestContext): McpContext => new McpContext(session, request, host);
+  // Stateless-era results carry cache hints; earlier revisions have no such fields.
+  const cached = <R extends object>(kind: CacheKind, result: R): R => (server.era === 'stateless' ? { ...result, ...host.cacheHint(kind) } : result);
+  const notFound = (uri: string) => resourceNotFound(uri, server.protocol.revision?.errorCodes);
   if (capabilities.tools !== undefined) {
     server.setRequestHandler('tools/list', (params) => {
       const tools = host.tools.visible(session).map(([, entry]) => entry.definition);
-      return pageResult('tools', paginate(tools, (tool) => tool.name, params?.cursor, host.pageSize));
+      // A stable order lets clients and model prompt caches reuse the list (2026-07-28 asks for it).
+      if (server.era === 'stateless') tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return cached('tools', pageResult('tools', paginate(tools, (tool) => tool.name, params?.cursor, host.pageSize)));
     });
     server.setRequestHandler('tools/call', (params, request) => {
       const entry = host.tools.find(params.name, session);
@@ -50,20 +61,20 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
   if (capabilities.resources !== undefined) {
     server.setRequestHandler('resources/list', async (params, request) => {
       const resources = await listedResources(host.resources, host.templates, contextOf(request));
-      return pageResult('resources', paginate(resources, (resource) => resource.uri, params?.cursor, host.pageSize));
+      return cached('resources', pageResult('resources', paginate(resources, (resource) => resource.uri, params?.cursor, host.pageSize)));
     });
     server.setRequestHandler('resources/templates/list', (params) => {
       const templates = [...host.templates.each(session)].map((entry) => entry.definition);
-      return pageResult('resourceTemplates', paginate(templates, (template) => template.uriTemplate, params?.cursor, host.pageSize));
+      return cached('resourceTemplates', pageResult('resourceTemplates', paginate(templates, (template) => template.uriTemplate, params?.cursor, host.pageSize)));
     });
     server.setRequestHandler('resources/read', (params, request) => {
       const read = locate(params.uri, host.resources, host.templates, session);
-      if (read === undefined) throw resourceNotFound(params.uri);
-      return read(contextOf(request));
+      if (read === undefined) throw notFound(params.uri);
+      return server.era === 'stateless' ? Promise.resolve(read(contextOf(request))).then((result) => cached('resourceRead', result)) : read(contextOf(request));
     });
     if (capabilities.resources.subscribe === true) {
       server.setRequestHandler('resources/subscribe', (params) => {
-        if (locate(params.uri, host.resources, host.templates, session) === undefined) throw resourceNotFound(params.uri);
+        if (locate(params.uri, host.resources, host.templates, session) === undefined) throw notFound(params.uri);
         session.subscriptions.add(params.uri);
         return {};
       });
@@ -76,7 +87,7 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
   if (capabilities.prompts !== undefined) {
     server.setRequestHandler('prompts/list', (params) => {
       const prompts = host.prompts.visible(session).map(([, entry]) => entry.definition);
-      return pageResult('prompts', paginate(prompts, (prompt) => prompt.name, params?.cursor, host.pageSize));
+      return cached('prompts', pageResult('prompts', paginate(prompts, (prompt) => prompt.name, params?.cursor, host.pageSize)));
     });
     server.setRequestHandler('prompts/get', (params, request) => {
       const entry = host.prompts.find(params.name, session);

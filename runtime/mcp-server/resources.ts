@@ -200,6 +200,7 @@ export function locate(
 }
 
 /** The error `resources/read` and `resources/subscribe` answer for a URI nothing serves. */
-export function resourceNotFound(uri: string): ProtocolError {
-  return new ProtocolError(Stateful.ErrorCode.RESOURCE_NOT_FOUND, `Resource ${uri} not found`, { uri });
+export function resourceNotFound(uri: string, codes: Readonly<Record<string, number>> = Stateful.ErrorCode): ProtocolError {
+  // Revisions without a resource-not-found code (2026-07-28 on) answer with invalid params.
+  return new ProtocolError(codes.RESOURCE_NOT_FOUND ?? codes.INVALID_PARAMS!, `Resource ${uri} not found`, { uri });
 }

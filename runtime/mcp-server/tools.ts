@@ -7,6 +7,7 @@ import type { JsonSchemaObject } from '../json-schema/types.js';
 import type { McpContext, SchemaCache } from './context.js';
 import { EntryHandle, type RegisteredHandle, type Registry, type RegistryEntry } from './registry.js';
 import type { McpSession } from './session.js';
+import { InputRequiredSignal } from '../stateless/input-broker.js';
 
 /** Tool names as the 2025-11-25 tools page asks: 1–128 ASCII letters, digits, `_`, `-` and `.`. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -171,7 +172,8 @@ export async function callTool(entry: ToolEntry, params: Stateful.CallToolReques
     returned = (await entry.handler(args, context)) as typeof returned;
   } catch (error) {
     // A cancelled call gets no answer at all, and a ProtocolError is the handler's chosen reply.
-    if (error instanceof ProtocolError || context.signal.aborted) throw error;
+    // So does a question for the client in the stateless era: the call ends with input_required.
+    if (error instanceof ProtocolError || error instanceof InputRequiredSignal || context.signal.aborted) throw error;
     return toolError(messageOf(error));
   }
   return finishResult(entry, returned);

@@ -3,7 +3,7 @@
 //   a. our Client against the v1 and v2 peer servers;
 //   b. the v1 and v2 peer clients (their summary script) against our server
 //      (peers/mcpgen-stdio-server.ts);
-//   c. our stateful server against a client that opens the 2026 way, with server/discover;
+//   c. our dual-era server against a client that opens the 2026 way, with server/discover;
 //   d. the official clients in-process against our server, for what the summary leaves out
 //      (progress, cancellation, timeouts, logging levels).
 //
@@ -215,7 +215,7 @@ const clientPeers = [
 ] as const;
 
 // ---------------------------------------------------------------------------------------------
-// c. Our stateful server and a client that opens with server/discover.
+// c. Our dual-era server and a client that opens with server/discover.
 
 interface RawExchange {
   readonly lines: unknown[];
@@ -346,7 +346,9 @@ beforeAll(() => {
       runs.set(key(client.label, revision), deferred(enqueue(() => runPeerClient(client.file, { PEER_PROTOCOL_VERSION: revision }))));
     }
   }
-  runs.set(key('v2', '2026-07-28'), deferred(enqueue(() => runPeerClient('v2-stdio-client.ts', { PEER_PROTOCOL_VERSION: '2026-07-28' }))));
+  for (const mode of ['2026-07-28', 'auto']) {
+    runs.set(key('v2', mode), deferred(enqueue(() => runPeerClient('v2-stdio-client.ts', { PEER_PROTOCOL_VERSION: mode }))));
+  }
   discoverExchange = deferred(
     enqueue(() =>
       rawExchange([
@@ -522,19 +524,25 @@ for (const client of clientPeers) {
   });
 }
 
-describe('v2 client, 2026-era negotiation -> mcpgen stateful server', () => {
-  it('pinned to 2026-07-28, fails with an error instead of hanging', async () => {
-    const run = await runs.get(key('v2', '2026-07-28'))!;
-    expect(run.code).toBe(1);
-    expect(run.summary).toEqual({ error: expect.stringContaining('server/discover') });
+describe('v2 client, 2026-era negotiation -> mcpgen dual-era server', () => {
+  it.each(['2026-07-28', 'auto'])('with %s, runs the whole script statelessly: sampling, elicitation and roots as input requests', async (mode) => {
+    const run = await runs.get(key('v2', mode))!;
+    const expected = expectedSummary('2026-07-28');
+    // The stateless era lists tools in name order, so that caches and prompt caches can reuse the list.
+    expect(run.summary).toEqual({ ...expected, tools: [...expected.tools].sort() });
+    expect(run.code).toBe(0);
     expect(run.stderr).not.toMatch(/mcpgen-stdio-server:/);
   }, SETUP_TIMEOUT_MS);
 
-  it('answers server/discover with METHOD_NOT_FOUND, then counter-offers a stateful revision', async () => {
+  it('refuses a discovery probe without _meta (-32602), then negotiates initialize as usual', async () => {
     const { lines } = await discoverExchange!;
     const toolError = (text: string): object => ({ content: [{ type: 'text', text }], isError: true });
     expect(lines).toEqual([
-      { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found: server/discover' } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: expect.objectContaining({ code: -32602, message: expect.stringContaining("must have required property '_meta'") }),
+      },
       {
         jsonrpc: '2.0',
         id: 2,

@@ -6,7 +6,8 @@ const info = { name: 'lifecycle', version: '1.0.0' };
 
 async function pair(serverOptions: ServerOptions = {}, clientOptions: ClientOptions = {}) {
   const server = new Server(info, serverOptions);
-  const client = new Client(info, clientOptions);
+  // The handshake is what these tests are about: a Client pins the stateful era unless told otherwise.
+  const client = new Client(info, { ...(clientOptions.supportedRevisions === undefined ? { protocolVersion: statefulRevisions[statefulRevisions.length - 1]! } : {}), ...clientOptions });
   const [a, b] = createLinkedPair();
   await server.connect(b);
   return { server, client, connect: () => client.connect(a) };
@@ -50,9 +51,10 @@ describe('version negotiation', () => {
     await expect(client.ping()).rejects.toMatchObject({ code: 'NOT_CONNECTED' });
   });
 
-  it('rejects constructing with a revision that is not pinned or not stateful', () => {
+  it('rejects constructing with a revision that is not pinned or not released', () => {
     expect(() => new Client(info, { supportedRevisions: ['1999-01-01'] })).toThrow(RangeError);
-    expect(() => new Server(info, { supportedRevisions: ['2026-07-28'] })).toThrow(/not a released stateful revision/);
+    expect(() => new Server(info, { supportedRevisions: ['draft'] })).toThrow(/not a released stateful or stateless revision/);
+    expect(new Server(info, { supportedRevisions: ['2026-07-28'] }).supportedRevisions).toEqual(['2026-07-28']);
     expect(() => new Client(info, { supportedRevisions: ['2025-03-26'], protocolVersion: '2025-06-18' })).toThrow(RangeError);
   });
 });

@@ -11,7 +11,7 @@
 // client did not declare the capability their request needs.
 //
 // Nothing is written to stdout except protocol messages; diagnostics go to stderr.
-import { McpServer, type Stateful } from '../../../runtime/index.js';
+import { InputRequiredSignal, McpServer, type Stateful } from '../../../runtime/index.js';
 import { StdioServerTransport } from '../../../runtime/node/index.js';
 import { waitWithTicks } from './wait-with-ticks.js';
 
@@ -22,6 +22,8 @@ async function named(tool: string, body: () => Promise<Stateful.CallToolResult>)
   try {
     return await body();
   } catch (error) {
+    // A question for a stateless-era client ends the round with input_required; it is no failure.
+    if (error instanceof InputRequiredSignal) throw error;
     return { content: [{ type: 'text', text: `${tool}: ${(error as Error).message}` }], isError: true };
   }
 }

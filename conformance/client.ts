@@ -9,7 +9,8 @@
  *
  * Run by hand: MCP_CONFORMANCE_SCENARIO=tools_call node --import tsx conformance/client.ts http://127.0.0.1:3000/mcp
  */
-import { Client, StreamableHttpClientTransport, Stateful, statefulRevisions } from '../runtime/index.js';
+import { Client, releasedRevisions, StreamableHttpClientTransport, Stateful, statefulRevisions } from '../runtime/index.js';
+import { authProviderFor, isAuthScenario, runAuthScenario } from './auth-client.js';
 
 /** Every scenario finishes well within this, or the client gives up (the suite would wait 30 s). */
 const DEADLINE_MS = 20_000;
@@ -55,6 +56,41 @@ function requireTool(tools: readonly Stateful.Tool[], name: string): Stateful.To
   return tool;
 }
 
+/** Arguments for a tool from its input schema: each required property gets a value of its type. */
+function argumentsFor(tool: Stateful.Tool): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
+  for (const name of tool.inputSchema.required ?? []) {
+    const type = properties[name]?.type;
+    args[name] = type === 'integer' || type === 'number' ? 1 : type === 'boolean' ? true : type === 'object' ? {} : type === 'array' ? [] : 'conformance';
+  }
+  return args;
+}
+
+/** The tool calls MCP_CONFORMANCE_CONTEXT asks for (`toolCalls: [{ name, arguments }]`), if any. */
+function contextToolCalls(): Array<{ name: string; arguments: Record<string, unknown> }> {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { toolCalls?: Array<{ name: string; arguments?: Record<string, unknown> }> };
+  return (context.toolCalls ?? []).map((call) => ({ name: call.name, arguments: call.arguments ?? {} }));
+}
+
+/** Lists every kind of primitive the server offers and uses each one once (tools, resources, prompts). */
+async function exerciseEverything(client: Client): Promise<void> {
+  const options = { timeout: REQUEST_TIMEOUT_MS };
+  const capabilities = client.serverCapabilities ?? {};
+  if (capabilities.tools !== undefined) {
+    for (const tool of await listTools(client)) await client.callTool({ name: tool.name, arguments: argumentsFor(tool) }, options);
+  }
+  if (capabilities.resources !== undefined) {
+    for (const resource of await client.listAll('resources/list', undefined, options)) await client.readResource({ uri: resource.uri }, options);
+  }
+  if (capabilities.prompts !== undefined) {
+    for (const prompt of await client.listAll('prompts/list', undefined, options)) {
+      const args = Object.fromEntries((prompt.arguments ?? []).filter((argument) => argument.required === true).map((argument) => [argument.name, 'conformance']));
+      await client.getPrompt({ name: prompt.name, arguments: args }, options);
+    }
+  }
+}
+
 /** Connects and lists the tools when the server has any: what a scenario without its own entry gets. */
 async function explore(client: Client): Promise<void> {
   if (client.serverCapabilities?.tools !== undefined) {
@@ -80,6 +116,23 @@ const scenarios: Readonly<Record<string, Scenario>> = {
     requireTool(await listTools(client), 'test_reconnection');
     await callTool(client, 'test_reconnection');
   },
+  // MRTR (2026-07-28): requestState echoed verbatim, omitted when absent, not leaked into an unrelated call
+  // made between the rounds, and a result without resultType taken as complete.
+  'sep-2322-client-request-state': async (client) => {
+    await listTools(client);
+    await Promise.all([callTool(client, 'test_mrtr_echo_state'), callTool(client, 'test_mrtr_unrelated')]);
+    await callTool(client, 'test_mrtr_no_state');
+    await callTool(client, 'test_mrtr_no_result_type');
+  },
+  // Mcp-Method / Mcp-Name on every kind of request (2026-07-28 Streamable HTTP).
+  'http-standard-headers': exerciseEverything,
+  // Mcp-Param-* headers from x-mcp-header parameters, with the arguments the scenario names.
+  'http-custom-headers': async (client) => {
+    await listTools(client);
+    for (const call of contextToolCalls()) await callTool(client, call.name, call.arguments);
+  },
+  // Tools with invalid x-mcp-header annotations never reach the caller, so only the valid one is called.
+  'http-invalid-tool-headers': exerciseEverything,
   // Round-trips the focal tool's inputSchema, showing which JSON Schema keywords survived the client.
   'json-schema-2020-12-preservation': async (client) => {
     const tools = await listTools(client);
@@ -94,6 +147,9 @@ function createClient(protocolVersion: string): Client {
     { name: 'mcpgen-conformance-client', version: '0.1.0' },
     {
       protocolVersion,
+      // The suite's section names the revision to speak: no probing for another era, no cached choice.
+      negotiation: 'pin',
+      eraCache: false,
       capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
       defaultTimeoutMs: REQUEST_TIMEOUT_MS,
       onerror: (error) => process.stderr.write(`conformance-client: ${error.message}\n`),
@@ -118,15 +174,15 @@ async function main(): Promise<number> {
     process.stderr.write('usage: client.ts <server-url> (scenario in MCP_CONFORMANCE_SCENARIO)\n');
     return 2;
   }
-  if (!statefulRevisions.includes(requested)) {
-    // 2026-07-28 replaced the initialize handshake with per-request _meta; mcpgen's Client speaks the stateful era only.
-    process.stderr.write(`conformance-client: protocol ${requested} (stateless era) is not implemented yet\n`);
+  if (!releasedRevisions.includes(requested as (typeof releasedRevisions)[number])) {
+    process.stderr.write(`conformance-client: unknown protocol revision ${requested}\n`);
     return 1;
   }
   const client = createClient(requested);
-  await client.connect(new StreamableHttpClientTransport(url), { timeout: REQUEST_TIMEOUT_MS });
+  const auth = isAuthScenario(scenario) ? { authProvider: authProviderFor(scenario) } : {};
+  await client.connect(new StreamableHttpClientTransport(url, auth), { timeout: REQUEST_TIMEOUT_MS });
   try {
-    await (scenarios[scenario] ?? explore)(client);
+    await (scenarios[scenario] ?? (isAuthScenario(scenario) ? (c: Client) => runAuthScenario(c, REQUEST_TIMEOUT_MS) : explore))(client);
   } finally {
     await client.close();
   }

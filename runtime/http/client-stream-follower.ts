@@ -24,6 +24,8 @@ export interface StreamTask {
   lastEventId: string;
   /** The server's last `retry` value on this stream, in milliseconds. */
   retryMs: number | undefined;
+  /** False where the protocol has no resumption (the stateless era): a lost answer stream fails its requests at once. */
+  readonly resumable?: boolean | undefined;
 }
 
 /** What a followed stream needs from its transport. */
@@ -70,6 +72,10 @@ export async function followStream(host: StreamHost, task: StreamTask, initial: 
         // server that keeps doing so is eventually given up instead of polled forever.
         failures = progressed ? 0 : failures + 1;
         if (!stillNeeded(host, task)) return;
+        if (task.kind === 'post' && task.resumable === false) {
+          host.fail(task.ids, 'its event stream ended before the response (streams are not resumable in this protocol revision)');
+          return;
+        }
         if (task.kind === 'post' && task.lastEventId === '') {
           host.fail(task.ids, 'its event stream ended before the response and cannot be resumed (the server sent no event id)');
           return;

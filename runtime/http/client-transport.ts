@@ -7,6 +7,7 @@ import { isJsonObject, JSONRPC_VERSION, type JSONRPCMessage, type JSONRPCRequest
 import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST } from '../special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../wire-format.js';
+import { applyAuthProvider, type AuthProviderOption } from '../auth/fetch.js';
 import { HttpTransportError } from './client-errors.js';
 import {
   INITIALIZED_NOTIFICATION,
@@ -19,6 +20,8 @@ import {
 import { reconnectPolicy, type ReconnectOptions, type ReconnectPolicy } from './client-reconnect.js';
 import { childController, discardBody, HttpRequester, mediaTypeOf, type ChildController, type HttpClientOptions } from './client-request.js';
 import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
+import { headerParameters, parameterHeaders, standardHeaders, type HeaderParameters } from './client-headers.js';
+import type { StatelessEra, StatelessEraTransport } from '../stateless/client-era.js';
 
 /** The header carrying the session id (header names are case-insensitive). */
 export const SESSION_ID_HEADER = 'mcp-session-id';
@@ -35,7 +38,7 @@ const POST_ACCEPT = 'application/json, text/event-stream';
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
 
 /** Options of a {@link StreamableHttpClientTransport}. */
-export interface StreamableHttpClientTransportOptions extends HttpClientOptions {
+export interface StreamableHttpClientTransportOptions extends HttpClientOptions, AuthProviderOption {
   /** How dropped event streams are re-established (see {@link ReconnectOptions}). */
   readonly reconnect?: ReconnectOptions | undefined;
   /** A session id to use from the first request on, e.g. to continue a session of an earlier process. */
@@ -86,10 +89,12 @@ export interface SessionRenewal {
  *   and the cause is reported to `onerror`;
  * - problems that concern no request (the standalone stream failing) go to `onerror` only.
  */
-export class StreamableHttpClientTransport implements Transport {
+export class StreamableHttpClientTransport implements Transport, StatelessEraTransport {
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /** This transport mirrors `x-mcp-header` tool parameters into `Mcp-Param-*` headers. */
+  readonly mirrorsToolParameters = true;
 
   /** The MCP endpoint. */
   readonly url: URL;
@@ -114,11 +119,17 @@ export class StreamableHttpClientTransport implements Transport {
   private standalone: StreamTask | undefined;
   private renewal: { readonly expired: string; readonly done: Promise<void> } | undefined;
   private renewals = 0;
+  /** Set while the Client speaks a stateless revision (2026-07-28 on); see {@link setStatelessEra}. */
+  private stateless: StatelessEra | undefined;
+  /** Requests of the stateless era in flight, so that cancelling one closes its exchange. */
+  private readonly inflight = new Map<RequestId, ChildController>();
+  /** Parsed `x-mcp-header` annotations by input schema object. */
+  private readonly headerParameterCache = new WeakMap<object, HeaderParameters>();
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.url = new URL(url);
     this.options = options;
-    this.requester = new HttpRequester(options);
+    this.requester = new HttpRequester(applyAuthProvider(options, this.url));
     this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
     this.sessionIdValue = options.sessionId;
     this.protocolVersionValue = options.protocolVersion;
@@ -137,6 +148,20 @@ export class StreamableHttpClientTransport implements Transport {
   /** Sets the `MCP-Protocol-Version` header value, for owners that negotiate outside this transport. */
   setProtocolVersion(version: string): void {
     this.protocolVersionValue = version;
+  }
+
+  /**
+   * Switches to the Streamable HTTP of the stateless era, or back (undefined): every POST then
+   * carries `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` headers of
+   * annotated tool parameters; there is no session, no GET stream and no resumption; a JSON-RPC
+   * error in the body of an HTTP error answer is delivered as the request's answer; and
+   * cancelling a request closes its exchange instead of POSTing `notifications/cancelled`.
+   * The Client calls this itself when it negotiates the era.
+   */
+  setStatelessEra(era: StatelessEra | undefined): void {
+    this.stateless = era;
+    this.protocolVersionValue = era?.protocolVersion ?? this.options.protocolVersion;
+    if (era !== undefined) this.sessionIdValue = undefined;
   }
 
   /** Readies the transport; no request is made until the first message is sent. */
@@ -158,8 +183,18 @@ export class StreamableHttpClientTransport implements Transport {
     if (!this.started || this.closing !== undefined) {
       throw new SdkError('NOT_CONNECTED', 'StreamableHttpClientTransport is not running');
     }
+    if (this.stateless !== undefined && isNotificationOf(message, CANCELLED_NOTIFICATION)) {
+      // Closing the exchange is the cancellation in this era; no notification is POSTed.
+      const params = (message as { params?: unknown }).params;
+      const id = isJsonObject(params) ? params.requestId : undefined;
+      if (typeof id === 'string' || typeof id === 'number') {
+        this.unanswered.delete(id);
+        this.inflight.get(id)?.controller.abort(new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
+      }
+      return;
+    }
     this.observeOutgoing(message);
-    await this.post(message, (this.options.reinitializeOnExpiry ?? true) ? 'renewable' : 'once');
+    await this.post(message, (this.options.reinitializeOnExpiry ?? true) && this.stateless === undefined ? 'renewable' : 'once');
     if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) {
       this.openStandaloneStream();
     }
@@ -220,12 +255,13 @@ export class StreamableHttpClientTransport implements Transport {
     const sentSession = this.sessionIdValue;
     const abort = childController(this.master.signal);
     for (const id of ids) this.unanswered.add(id);
+    if (this.stateless !== undefined) for (const id of ids) this.inflight.set(id, abort);
     let streaming = false;
     try {
       const response = await this.requester.send({
         method: 'POST',
         url: this.url,
-        headers: this.protocolHeaders({ accept: POST_ACCEPT, 'content-type': 'application/json' }, isInitializeRequest(message)),
+        headers: { ...this.protocolHeaders({ accept: POST_ACCEPT, 'content-type': 'application/json' }, isInitializeRequest(message)), ...this.metadataHeaders(message) },
         body: encodeMessage(message),
         controller: abort.controller,
       });
@@ -241,11 +277,30 @@ export class StreamableHttpClientTransport implements Transport {
       }
       streaming = await this.accept(response, ids, abort);
     } catch (error) {
-      for (const id of ids) this.unanswered.delete(id);
+      for (const id of ids) {
+        this.unanswered.delete(id);
+        this.inflight.delete(id);
+      }
       throw error;
     } finally {
       if (!streaming) abort.release();
     }
+  }
+
+  /** The stateless era's metadata headers for one message (none in the stateful era). */
+  private metadataHeaders(message: JSONRPCMessage | JSONRPCMessage[]): Record<string, string> {
+    if (this.stateless === undefined || Array.isArray(message) || !('method' in message)) return {};
+    const params = (message as { params?: unknown }).params;
+    const headers = standardHeaders(message.method, params);
+    if (!isJsonObject(params) || typeof params.name !== 'string' || !('id' in message)) return headers;
+    const schema = this.stateless.toolInputSchema(params.name);
+    if (!isJsonObject(schema)) return headers;
+    let parsed = this.headerParameterCache.get(schema);
+    if (parsed === undefined) {
+      parsed = headerParameters(schema);
+      this.headerParameterCache.set(schema, parsed);
+    }
+    return parsed.ok ? { ...headers, ...parameterHeaders(parsed.parameters, params.arguments) } : headers;
   }
 
   /**
@@ -254,7 +309,13 @@ export class StreamableHttpClientTransport implements Transport {
    */
   private async accept(response: Response, ids: readonly RequestId[], abort: ChildController): Promise<boolean> {
     if (!response.ok) {
-      throw await HttpTransportError.fromResponse('POST', this.url, response);
+      const error = await HttpTransportError.fromResponse('POST', this.url, response);
+      const answer = this.stateless === undefined ? undefined : errorAnswerOf(error, ids);
+      if (answer === undefined) throw error;
+      // The stateless era answers protocol errors (unsupported version, header mismatch,
+      // unknown method) with an HTTP error status and the JSON-RPC error in the body.
+      this.deliver(answer);
+      return false;
     }
     if (ids.length === 0) {
       await discardBody(response);
@@ -262,7 +323,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const type = mediaTypeOf(response);
     if (type === 'text/event-stream') {
-      const task: StreamTask = { kind: 'post', ids, abort, lastEventId: '', retryMs: undefined };
+      const task: StreamTask = { kind: 'post', ids, abort, lastEventId: '', retryMs: undefined, resumable: this.stateless === undefined };
       void followStream(this.streamHost, task, response);
       return true;
     }
@@ -314,6 +375,7 @@ export class StreamableHttpClientTransport implements Transport {
       const id = responseIdOf(item);
       if (id !== undefined) {
         this.unanswered.delete(id);
+        this.inflight.delete(id);
         const receiver = this.hidden.get(id);
         if (receiver !== undefined) {
           this.hidden.delete(id);
@@ -435,7 +497,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   private protocolHeaders(base: Record<string, string>, initialize = false): Record<string, string> {
     const headers = { ...base };
-    if (this.sessionIdValue !== undefined && !initialize) headers[SESSION_ID_HEADER] = this.sessionIdValue;
+    if (this.sessionIdValue !== undefined && !initialize && this.stateless === undefined) headers[SESSION_ID_HEADER] = this.sessionIdValue;
     if (this.protocolVersionValue !== undefined && !initialize) headers[PROTOCOL_VERSION_HEADER] = this.protocolVersionValue;
     return headers;
   }
@@ -447,4 +509,16 @@ export class StreamableHttpClientTransport implements Transport {
       // A failing error hook must not break the transport.
     }
   }
+}
+
+/** The JSON-RPC error response an HTTP error answer carried for one of `ids`, if it carried one. */
+function errorAnswerOf(error: HttpTransportError, ids: readonly RequestId[]): unknown {
+  if (error.rpcError === undefined || error.body === undefined) return undefined;
+  try {
+    const value = JSON.parse(error.body) as unknown;
+    if (isJsonObject(value) && (typeof value.id === 'string' || typeof value.id === 'number') && ids.includes(value.id)) return value;
+  } catch {
+    // A truncated or non-JSON body is no answer.
+  }
+  return undefined;
 }

@@ -11,6 +11,7 @@ import { isInitializeRequest } from './client-messages.js';
 import type { HttpClientOptions } from './client-request.js';
 import { StreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from './client-transport.js';
 import { LegacySseClientTransport, type LegacySseClientTransportOptions } from './legacy-sse-client.js';
+import { statelessHookOf, type StatelessEra, type StatelessEraTransport } from '../stateless/client-era.js';
 
 /**
  * The statuses of the `initialize` POST that mean "not a Streamable HTTP endpoint", per the
@@ -38,8 +39,12 @@ export interface FallbackOptions extends HttpClientOptions {
  * the HTTP+SSE stream on the same URL and sends `initialize` there instead. Everything after
  * that goes to the chosen transport. The Client sees one transport throughout, so a fallback
  * neither closes it nor repeats its handshake.
+ *
+ * A Client that probes the stateless era first sends `server/discover`; when that fails, the
+ * choice is made again on the next message (the Client's `initialize`), so an old HTTP+SSE
+ * server is still found after the probe.
  */
-export class FallbackHttpClientTransport implements Transport {
+export class FallbackHttpClientTransport implements Transport, StatelessEraTransport {
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -53,6 +58,7 @@ export class FallbackHttpClientTransport implements Transport {
   private choosing: Promise<void> | undefined;
   private started = false;
   private closed = false;
+  private era: StatelessEra | undefined;
 
   constructor(url: string | URL, options: FallbackOptions = {}) {
     this.url = new URL(url);
@@ -77,6 +83,17 @@ export class FallbackHttpClientTransport implements Transport {
     return this.active?.closeReason;
   }
 
+  /** Passes the era on to the Streamable HTTP transport (HTTP+SSE has no stateless era). */
+  setStatelessEra(era: StatelessEra | undefined): void {
+    this.era = era;
+    statelessHookOf(this.active)?.setStatelessEra(era);
+  }
+
+  /** True unless HTTP+SSE was chosen, which mirrors no tool parameters. */
+  get mirrorsToolParameters(): boolean {
+    return this.kindValue !== 'sse';
+  }
+
   /** Nothing is opened until the first message says what to try. */
   async start(): Promise<void> {
     if (this.started) {
@@ -90,6 +107,15 @@ export class FallbackHttpClientTransport implements Transport {
       throw new SdkError('NOT_CONNECTED', 'FallbackHttpClientTransport is not running');
     }
     if (this.choosing === undefined) {
+      const chosen = this.choose(message, options);
+      this.choosing = chosen.then(() => undefined, () => undefined);
+      return chosen;
+    }
+    if (this.active === undefined && !isInitializeRequest(message)) {
+      await this.choosing;
+    }
+    if (this.active === undefined) {
+      // The first message failed without settling the transport (a stateless-era probe): choose anew.
       const chosen = this.choose(message, options);
       this.choosing = chosen.then(() => undefined, () => undefined);
       return chosen;
@@ -115,11 +141,18 @@ export class FallbackHttpClientTransport implements Transport {
   private async choose(message: JSONRPCMessage | JSONRPCMessage[], options: TransportSendOptions | undefined): Promise<void> {
     const modern = new StreamableHttpClientTransport(this.url, { ...this.shared(), ...this.options.streamableHttp });
     await this.adopt(modern, 'streamable-http');
+    if (this.era !== undefined) modern.setStatelessEra(this.era);
     try {
       await modern.send(message, options);
       return;
     } catch (error) {
       const status = findHttpTransportError(error)?.status;
+      if (!isInitializeRequest(message) && this.era !== undefined && status !== undefined && status >= 400 && status < 500) {
+        // A failed stateless-era probe decides nothing; the Client's next message chooses again.
+        this.detach(modern);
+        await modern.close().catch(() => undefined);
+        throw error;
+      }
       if (!isInitializeRequest(message) || status === undefined || !FALLBACK_STATUSES.includes(status)) {
         throw error;
       }

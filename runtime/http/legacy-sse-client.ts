@@ -7,6 +7,7 @@ import { SdkError, asError, messageOf } from '../errors.js';
 import type { JSONRPCMessage } from '../jsonrpc.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../transport.js';
 import { decodeMessage, encodeMessage } from '../wire-format.js';
+import { applyAuthProvider, type AuthProviderOption } from '../auth/fetch.js';
 import { HttpTransportError } from './client-errors.js';
 import { readEventStream, type EventStreamEnd } from './client-event-stream.js';
 import { childController, discardBody, HttpRequester, mediaTypeOf, type HttpClientOptions } from './client-request.js';
@@ -15,7 +16,7 @@ import { childController, discardBody, HttpRequester, mediaTypeOf, type HttpClie
 export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
 
 /** Options of a {@link LegacySseClientTransport}. */
-export interface LegacySseClientTransportOptions extends HttpClientOptions {
+export interface LegacySseClientTransportOptions extends HttpClientOptions, AuthProviderOption {
   /** How long `start()` waits for the `endpoint` event; default {@link DEFAULT_ENDPOINT_TIMEOUT_MS}. */
   readonly endpointTimeoutMs?: number | undefined;
 }
@@ -50,7 +51,7 @@ export class LegacySseClientTransport implements Transport {
   constructor(url: string | URL, options: LegacySseClientTransportOptions = {}) {
     this.url = new URL(url);
     this.options = options;
-    this.requester = new HttpRequester(options);
+    this.requester = new HttpRequester(applyAuthProvider(options, this.url));
   }
 
   /** Where messages are POSTed, once the server announced it. */

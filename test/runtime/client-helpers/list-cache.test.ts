@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Client, createLinkedPair, ListCache, McpServer, Server, type CachedListKind } from '../../../runtime/index.js';
+import { Client, createLinkedPair, latestStatefulRevision, ListCache, McpServer, Server, type CachedListKind } from '../../../runtime/index.js';
 import { connect, settle, until } from '../mcp-server/harness.js';
 
 const info = { name: 'list-cache-test', version: '1.0.0' };
@@ -76,7 +76,7 @@ describe('ListCache', () => {
     );
     const [clientSide, serverSide] = createLinkedPair();
     await server.connect(serverSide);
-    const client = new Client({ name: 'c', version: '1' });
+    const client = new Client({ name: 'c', version: '1' }, { protocolVersion: latestStatefulRevision });
     await client.connect(clientSide);
     const lists = new ListCache(client);
     expect((await lists.callTool({ name: 'liar', arguments: { honest: true } })).structuredContent).toEqual({ n: 1 });

@@ -1,4 +1,4 @@
-import { Client, createLinkedPair, McpServer, type ClientOptions, type McpSession } from '../../../runtime/index.js';
+import { Client, createLinkedPair, latestStatefulRevision, McpServer, type ClientOptions, type McpSession } from '../../../runtime/index.js';
 
 /** A connected client/session pair over the in-memory transport. */
 export interface Connected {
@@ -22,7 +22,8 @@ const RECORDED = [
 export async function connect(mcp: McpServer, options: ClientOptions = {}, record = true): Promise<Connected> {
   const [clientSide, serverSide] = createLinkedPair({ serialize: true });
   const session = await mcp.connect(serverSide);
-  const client = new Client({ name: 'test-client', version: '1.0.0' }, options);
+  // These tests exercise sessions (list_changed, server→client requests): pin the stateful era.
+  const client = new Client({ name: 'test-client', version: '1.0.0' }, { protocolVersion: latestStatefulRevision, ...options });
   const notifications: Array<{ method: string; params: unknown }> = [];
   if (record) {
     for (const method of RECORDED) {

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { Client, createMcpHttpHandler, McpServer, StreamableHttpClientTransport } from '../../../runtime/index.js';
+import { Client, createMcpHttpHandler, latestStatefulRevision, McpServer, StreamableHttpClientTransport } from '../../../runtime/index.js';
 import { settle, textOf, until } from './harness.js';
 
 it('serves one definition to many HTTP sessions through createServer', async () => {
@@ -8,7 +8,8 @@ it('serves one definition to many HTTP sessions through createServer', async () 
   const handler = createMcpHttpHandler({ server: () => mcp.createServer() });
   const fetchThrough = (url: string | URL, init?: RequestInit): Promise<Response> => handler.fetch(new Request(url, init));
 
-  const clients = [new Client({ name: 'a', version: '1' }), new Client({ name: 'b', version: '1' })];
+  // Sessions are the subject here: both clients pin the stateful era.
+  const clients = [new Client({ name: 'a', version: '1' }, { protocolVersion: latestStatefulRevision }), new Client({ name: 'b', version: '1' }, { protocolVersion: latestStatefulRevision })];
   const changed: string[] = [];
   for (const client of clients) {
     client.setNotificationHandler('notifications/tools/list_changed', () => {

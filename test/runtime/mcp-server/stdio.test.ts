@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Client, ListCache, type Stateful } from '../../../runtime/index.js';
+import { Client, latestStatefulRevision, ListCache, type Stateful } from '../../../runtime/index.js';
 import { StdioClientTransport } from '../../../runtime/node/index.js';
 import { textOf, until } from './harness.js';
 
@@ -12,7 +12,8 @@ const updates: string[] = [];
 const logs: unknown[] = [];
 
 beforeAll(async () => {
-  client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  // Notifications outside requests need the stateful era's connection: pin it.
+  client = new Client({ name: 'stdio-test', version: '1.0.0' }, { protocolVersion: latestStatefulRevision });
   client.setNotificationHandler('notifications/resources/updated', (params) => {
     updates.push(params.uri);
   });

@@ -1,0 +1,82 @@
+// The stateless era's header mirroring rules (Streamable HTTP, 2026-07-28): value encoding,
+// x-mcp-header declarations and what makes them invalid, and parameter extraction.
+import { describe, expect, it } from 'vitest';
+import { encodeHeaderValue, headerParameters, parameterHeaders, standardHeaders } from '../../../runtime/http/client-headers.js';
+
+const b64 = (text: string): string => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+
+describe('encodeHeaderValue', () => {
+  it.each([
+    ['us-west1', 'us-west1'],
+    ['us west 1', 'us west 1'],
+    ['', ''],
+    ['Hello, 世界', b64('Hello, 世界')],
+    [' padded ', b64(' padded ')],
+    ['line1\nline2', b64('line1\nline2')],
+    ['\tindented', b64('\tindented')],
+    ['a\tb', b64('a\tb')],
+    ['=?base64?literal?=', b64('=?base64?literal?=')],
+  ])('%j → %j', (value, encoded) => {
+    expect(encodeHeaderValue(value)).toBe(encoded);
+  });
+});
+
+describe('headerParameters', () => {
+  it('collects annotations reached through properties, nested ones included', () => {
+    const parsed = headerParameters({
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, outer: { type: 'object', properties: { flag: { type: ['boolean', 'null'], 'x-mcp-header': 'Flag' } } } },
+    });
+    expect(parsed).toEqual({ ok: true, parameters: [{ name: 'Region', path: ['region'] }, { name: 'Flag', path: ['outer', 'flag'] }] });
+  });
+
+  it.each([
+    ['empty', { value: { type: 'string', 'x-mcp-header': '' } }],
+    ['object type', { value: { type: 'object', 'x-mcp-header': 'Data' } }],
+    ['array type', { value: { type: 'array', 'x-mcp-header': 'Items' } }],
+    ['null type', { value: { type: 'null', 'x-mcp-header': 'Nil' } }],
+    ['number type', { value: { type: 'number', 'x-mcp-header': 'Score' } }],
+    ['no type', { value: { 'x-mcp-header': 'Any' } }],
+    ['space', { value: { type: 'string', 'x-mcp-header': 'My Region' } }],
+    ['colon', { value: { type: 'string', 'x-mcp-header': 'Region:Primary' } }],
+    ['non-ASCII', { value: { type: 'string', 'x-mcp-header': 'Région' } }],
+    ['control character', { value: { type: 'string', 'x-mcp-header': 'Region\t1' } }],
+    ['duplicate', { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'Region' } }],
+    ['duplicate in another case', { a: { type: 'string', 'x-mcp-header': 'MyField' }, b: { type: 'string', 'x-mcp-header': 'myfield' } }],
+  ])('rejects a declaration with %s', (_label, properties) => {
+    expect(headerParameters({ type: 'object', properties }).ok).toBe(false);
+  });
+
+  it.each([
+    ['items', { list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } }],
+    ['anyOf', { choice: { anyOf: [{ type: 'string', 'x-mcp-header': 'Choice' }] } }],
+  ])('rejects an annotation inside %s', (_label, properties) => {
+    expect(headerParameters({ type: 'object', properties }).ok).toBe(false);
+  });
+
+  it('rejects annotations under $defs, even when referenced', () => {
+    expect(headerParameters({ type: 'object', $defs: { r: { type: 'string', 'x-mcp-header': 'R' } }, properties: { r: { $ref: '#/$defs/r' } } }).ok).toBe(false);
+  });
+});
+
+describe('parameterHeaders and standardHeaders', () => {
+  const parameters = [
+    { name: 'Region', path: ['region'] },
+    { name: 'Days', path: ['days'] },
+    { name: 'Verbose', path: ['verbose'] },
+    { name: 'Deep', path: ['a', 'b'] },
+  ];
+
+  it('mirrors present values and omits null, missing and unmirrorable ones', () => {
+    expect(parameterHeaders(parameters, { region: 'eu', days: 42, verbose: null, a: { b: true } })).toEqual({ 'mcp-param-region': 'eu', 'mcp-param-days': '42', 'mcp-param-deep': 'true' });
+    expect(parameterHeaders(parameters, { days: 1.5, region: { nested: 1 } })).toEqual({});
+    expect(parameterHeaders(parameters, undefined)).toEqual({});
+  });
+
+  it('names the method, and the tool, prompt or resource', () => {
+    expect(standardHeaders('tools/list', { _meta: {} })).toEqual({ 'mcp-method': 'tools/list' });
+    expect(standardHeaders('tools/call', { name: 'my-tool' })).toEqual({ 'mcp-method': 'tools/call', 'mcp-name': 'my-tool' });
+    expect(standardHeaders('resources/read', { uri: 'https://example.com/r?id=1' })).toEqual({ 'mcp-method': 'resources/read', 'mcp-name': 'https://example.com/r?id=1' });
+    expect(standardHeaders('prompts/get', { name: 'grüß' })['mcp-name']).toBe(b64('grüß'));
+  });
+});

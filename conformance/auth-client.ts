@@ -1,0 +1,77 @@
+/**
+ * The conformance client's side of the `auth/*` scenarios: an OAuth provider for mcpgen's
+ * transports built from the scenario's context, and what the client does once connected.
+ *
+ * The suite's mock authorization server approves every authorization request at once by
+ * redirecting to the redirect URI, so "the user" here is a fetch that does not follow the
+ * redirect and hands its Location back to the flow, as a browser landing on the redirect
+ * URI would.
+ */
+import type { Client } from '../runtime/index.js';
+import type { JwsAlgorithm, OAuthClientProvider } from '../runtime/auth/index.js';
+
+const REDIRECT_URI = 'http://localhost:3000/callback';
+/** The Client ID Metadata Document URL the suite expects (auth/basic-cimd); the suite never fetches it. */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/** The JSON the suite passes in MCP_CONFORMANCE_CONTEXT for some scenarios. */
+interface ScenarioContext {
+  readonly client_id?: string;
+  readonly client_secret?: string;
+  readonly issuer?: string;
+  readonly private_key_pem?: string;
+  readonly signing_algorithm?: string;
+}
+
+function readContext(): ScenarioContext {
+  const text = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (text === undefined || text === '') return {};
+  return JSON.parse(text) as ScenarioContext;
+}
+
+/** Whether `scenario` is an authorization scenario. */
+export function isAuthScenario(scenario: string): boolean {
+  return scenario.startsWith('auth/');
+}
+
+/** Follows the authorization URL one hop, as the user's browser would, and returns where the server sent it. */
+async function approve(authorizationUrl: URL): Promise<string> {
+  const response = await fetch(authorizationUrl, { redirect: 'manual' });
+  await response.body?.cancel();
+  const location = response.headers.get('location');
+  if (location === null) throw new Error(`The authorization endpoint answered HTTP ${response.status} without a redirect`);
+  return location;
+}
+
+/** The OAuth provider for `scenario`: interactive by default, client credentials where the context carries them. */
+export function authProviderFor(scenario: string): OAuthClientProvider {
+  const context = readContext();
+  if (scenario.startsWith('auth/client-credentials-') && context.client_id !== undefined) {
+    return {
+      clientCredentials: {
+        clientId: context.client_id,
+        clientSecret: context.client_secret,
+        privateKey: context.private_key_pem,
+        signingAlgorithm: context.signing_algorithm as JwsAlgorithm | undefined,
+      },
+    };
+  }
+  return {
+    clientMetadata: { client_name: 'mcpgen-conformance-client' },
+    redirectUrl: REDIRECT_URI,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    clientInformation: (issuer) =>
+      context.client_id !== undefined && (context.issuer === undefined || context.issuer === issuer)
+        ? { client_id: context.client_id, ...(context.client_secret !== undefined ? { client_secret: context.client_secret } : {}) }
+        : undefined,
+    redirectToAuthorization: approve,
+  };
+}
+
+/** Lists the tools and calls the first, so that per-operation scope challenges (step-up) happen. */
+export async function runAuthScenario(client: Client, timeout: number): Promise<void> {
+  if (client.serverCapabilities?.tools === undefined) return;
+  const tools = await client.listAll('tools/list', undefined, { timeout });
+  const first = tools[0];
+  if (first !== undefined) await client.callTool({ name: first.name, arguments: {} }, { timeout });
+}

@@ -1,0 +1,23 @@
+/**
+ * mcpgen's OAuth 2.1 entry (`mcpgen/auth`): the client side of MCP authorization (discovery,
+ * client identity, authorization code with PKCE, refresh, step-up, client credentials) as fetch
+ * middleware, and the resource-server side (bearer tokens, Protected Resource Metadata) for
+ * `createMcpHttpHandler`. Runtime-neutral: fetch and WebCrypto only.
+ */
+export { OAuthAuthorizer, type OAuthAuthorizerOptions } from './authorizer.js';
+export { DEFAULT_MAX_STEP_UPS, withOAuth, type AuthProviderOption, type OAuthFetch, type WithOAuthOptions } from './fetch.js';
+export type { ClientCredentialsConfig, OAuthClientProvider } from './provider.js';
+export { authInfoOf, createBearerGuard, InvalidTokenError, type BearerAuthOptions, type BearerGuard, type GuardOutcome, type TokenVerifier } from './resource-server.js';
+export { InMemoryOAuthStore, type OAuthStore } from './store.js';
+export type { JwsAlgorithm } from './crypto.js';
+export {
+  OAuthError,
+  type AuthInfo,
+  type AuthorizationServerMetadata,
+  type OAuthClientInformation,
+  type OAuthClientMetadata,
+  type OAuthTokens,
+  type ProtectedResourceMetadata,
+  type StoredTokens,
+  type TokenEndpointAuthMethod,
+} from './types.js';

@@ -1,0 +1,76 @@
+/**
+ * What an application tells mcpgen's OAuth client: who it is, where it keeps credentials, and
+ * how the user gets to the authorization server and back.
+ */
+import type { JwsAlgorithm } from './crypto.js';
+import type { OAuthStore } from './store.js';
+import type { OAuthClientInformation, OAuthClientMetadata } from './types.js';
+
+/**
+ * Credentials of a client that acts on its own behalf (the `client_credentials` grant, MCP's
+ * machine-to-machine extension): a shared secret (sent as `client_secret_basic` or
+ * `client_secret_post`, as the authorization server supports) or a private key that signs a
+ * `private_key_jwt` assertion.
+ */
+export interface ClientCredentialsConfig {
+  readonly clientId: string;
+  readonly clientSecret?: string | undefined;
+  /** A PKCS #8 PEM text or a WebCrypto signing key; selects `private_key_jwt`. */
+  readonly privateKey?: string | CryptoKey | undefined;
+  /** The signing algorithm of `privateKey` (default ES256). */
+  readonly signingAlgorithm?: JwsAlgorithm | undefined;
+  /** The scope to request when the server's challenge names none. */
+  readonly scope?: string | undefined;
+}
+
+/**
+ * Configures OAuth for an MCP client. Interactive clients set `redirectUrl` and
+ * `redirectToAuthorization`; machine clients set `clientCredentials` instead.
+ *
+ * The client identity at an authorization server is chosen in this order: one registered
+ * earlier and stored, `clientInformation(issuer)` (pre-registration), the
+ * `clientMetadataUrl` (a Client ID Metadata Document) where the server accepts those, and
+ * Dynamic Client Registration with `clientMetadata`.
+ *
+ * @example
+ * ```ts
+ * import { InMemoryOAuthStore, type OAuthClientProvider } from 'mcpgen/auth';
+ *
+ * const provider: OAuthClientProvider = {
+ *   clientMetadata: { client_name: 'My MCP host' },
+ *   redirectUrl: 'http://127.0.0.1:8765/callback',
+ *   store: new InMemoryOAuthStore(),
+ *   redirectToAuthorization: async (url) => {
+ *     console.log(`Open ${url.href} and paste the address you land on:`);
+ *     return await readLineFromUser();
+ *   },
+ * };
+ * declare function readLineFromUser(): Promise<string>;
+ * ```
+ */
+export interface OAuthClientProvider {
+  /** Metadata for Dynamic Client Registration; `redirect_uris` defaults to `[redirectUrl]`. */
+  readonly clientMetadata?: OAuthClientMetadata | undefined;
+  /** The redirect URI the authorization server sends the user back to. */
+  readonly redirectUrl?: string | URL | undefined;
+  /** The HTTPS URL of this client's Client ID Metadata Document, used as its `client_id` where supported. */
+  readonly clientMetadataUrl?: string | undefined;
+  /** A client registered beforehand with the authorization server `issuer`, if any. */
+  clientInformation?(issuer: string): OAuthClientInformation | undefined | Promise<OAuthClientInformation | undefined>;
+  /** Where credentials are kept (default: in memory, for the life of the provider's fetch wrapper). */
+  readonly store?: OAuthStore | undefined;
+  /**
+   * Sends the user to `authorizationUrl` (opens a browser, shows a link) and resolves with the
+   * URL the authorization server redirected back to, query included. Resolve undefined to
+   * finish later with `OAuthAuthorizer.finishAuthorization` (a web app whose page navigates
+   * away); the request that needed the token then fails.
+   */
+  redirectToAuthorization?(authorizationUrl: URL): Promise<URL | string | undefined>;
+  /** Machine-to-machine credentials: use the `client_credentials` grant instead of a browser. */
+  readonly clientCredentials?: ClientCredentialsConfig | undefined;
+  /**
+   * Ask for `offline_access` (a refresh token) when the authorization server lists it in
+   * `scopes_supported` (default true). It is never requested where it is not listed.
+   */
+  readonly offlineAccess?: boolean | undefined;
+}

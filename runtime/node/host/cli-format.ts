@@ -1,0 +1,71 @@
+/** Human-readable output of the `mcpgen` CLI: aligned tables and tool or prompt content. */
+import type { Stateful } from '../../../generated/latest.js';
+import type { ServerStatus } from './server-connection.js';
+
+/** Longest cell text in tables; descriptions are cut to their first line and this length. */
+const MAX_CELL = 72;
+
+/** Aligns rows under a header; the last column is not padded. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [header, ...rows].map((row) => row.map((cell) => clip(cell)));
+  const widths = header.map((_, column) => Math.max(...all.map((row) => row[column]?.length ?? 0)));
+  return `${all.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd()).join('\n')}\n`;
+}
+
+/** The first line of `text`, cut to `max` characters with an ellipsis. */
+export function clip(text: string | undefined, max = MAX_CELL): string {
+  const line = (text ?? '').split('\n', 1)[0]!.trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+/** One line about a server's status for the `servers` table. */
+export function statusDetail(status: ServerStatus): string {
+  if (status.state === 'connected') {
+    const info = status.serverInfo === undefined ? '' : `${status.serverInfo.name} ${status.serverInfo.version}, `;
+    return `${info}protocol ${status.protocolVersion ?? '?'}, ${status.connectMs ?? '?'} ms`;
+  }
+  return status.reason ?? '';
+}
+
+/** Content blocks as text: text as it is, other blocks as a bracketed summary. */
+export function renderContent(blocks: readonly Stateful.ContentBlock[]): string {
+  return blocks.map((block) => renderBlock(block)).join('\n');
+}
+
+function renderBlock(block: Stateful.ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'image':
+    case 'audio':
+      return `[${block.type} ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes]`;
+    case 'resource_link':
+      return `[resource link ${block.uri}${block.name === '' ? '' : ` (${block.name})`}]`;
+    case 'resource': {
+      const resource = block.resource;
+      return 'text' in resource ? `[resource ${resource.uri}]\n${resource.text}` : `[resource ${resource.uri}, ${resource.mimeType ?? 'binary'}, ${Math.floor((resource.blob.length * 3) / 4)} bytes]`;
+    }
+    default:
+      return `[${(block as { type: string }).type}]`;
+  }
+}
+
+/** A tool result for people: its content, or its structured content as JSON when it has none. */
+export function renderToolResult(result: Stateful.CallToolResult): string {
+  const text = renderContent(result.content ?? []);
+  if (text !== '' || result.structuredContent === undefined) return text;
+  return JSON.stringify(result.structuredContent, null, 2);
+}
+
+/** Resource contents for people: text as it is, blobs summarised. */
+export function renderResourceContents(result: Stateful.ReadResourceResult): string {
+  return result.contents
+    .map((item) => ('text' in item ? item.text : `[${item.uri}, ${item.mimeType ?? 'binary'}, ${Math.floor((item.blob.length * 3) / 4)} bytes]`))
+    .join('\n');
+}
+
+/** Prompt messages for people: `role:` then the content. */
+export function renderPrompt(result: Stateful.GetPromptResult): string {
+  const head = result.description === undefined ? '' : `${result.description}\n\n`;
+  return head + result.messages.map((message) => `${message.role}: ${renderBlock(message.content)}`).join('\n');
+}

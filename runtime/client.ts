@@ -132,6 +132,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   /** Handlers of server→client requests, also used for embedded input requests. */
   private readonly inputHandlers = new Map<string, ClientRequestHandler<never, T>>();
   private readonly userNotificationHandlers = new Map<string, NotificationHandler>();
+  /** Listen calls waiting for their acknowledgement; each takes the first one it has not seen claimed. */
+  private readonly acknowledgementWaiters: Array<(params: Params | undefined) => void> = [];
   /** Input schemas of the tools the server listed, for the transport's parameter headers. */
   private readonly toolSchemas = new Map<string, unknown>();
   private serverInfoValue: Stateful.Implementation | undefined;
@@ -295,6 +297,57 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       result = await send((params ?? {}) as Params, options ?? {});
     }
     return this.learn(method, params, result);
+  }
+
+  /**
+   * Stateless era: opens a `subscriptions/listen` stream for the change notifications `filter`
+   * opts in to. They reach the handlers set with `setNotificationHandler` (and evict the
+   * response cache), as session notifications do in the stateful era. Resolves once the
+   * server acknowledged, with what it agreed to send; `close()` ends the stream.
+   *
+   * @example
+   * ```ts
+   * client.setNotificationHandler('notifications/tools/list_changed', () => console.log('tools changed'));
+   * const subscription = await client.listen({ toolsListChanged: true });
+   * // later
+   * subscription.close();
+   * ```
+   */
+  async listen(filter: Stateless.SubscriptionFilter, options: Pick<RequestOptions, 'signal'> = {}): Promise<ListenSubscription> {
+    if (this.eraValue !== 'stateless') {
+      throw new SdkError('UNKNOWN_METHOD', `subscriptions/listen belongs to the stateless era; this connection speaks ${this.protocolVersion ?? '(not connected)'}`);
+    }
+    for (const method of LISTENED) {
+      if (!this.userNotificationHandlers.has(method)) this.registerNotificationHandler(method, this.evictingHandler(method));
+    }
+    const controller = new AbortController();
+    const signal = options.signal === undefined ? controller.signal : AbortSignal.any([controller.signal, options.signal]);
+    let waiter: ((params: Params | undefined) => void) | undefined;
+    const acknowledged = new Promise<Params | undefined>((resolve) => {
+      waiter = resolve;
+      this.acknowledgementWaiters.push(resolve);
+    });
+    const ended = this.sendRequest(SUBSCRIPTIONS_LISTEN, { notifications: filter }, { signal, timeout: Infinity }).then(
+      () => undefined,
+      (error: unknown) => {
+        if (controller.signal.aborted) return undefined;
+        throw error;
+      },
+    );
+    // The caller may never look at `ended`; its failure is also reported through the first await below.
+    ended.catch(() => undefined);
+    let first: Params | undefined;
+    try {
+      first = await Promise.race([acknowledged, ended.then(() => undefined)]);
+    } finally {
+      const index = this.acknowledgementWaiters.indexOf(waiter!);
+      if (index !== -1) this.acknowledgementWaiters.splice(index, 1);
+    }
+    return {
+      acknowledged: (first?.notifications ?? {}) as Stateless.SubscriptionFilter,
+      ended,
+      close: () => controller.abort(new SdkError('REQUEST_CANCELLED', 'The subscription was closed')),
+    };
   }
 
   /** Runs the `initialize` handshake (the stateful era). */
@@ -503,10 +556,26 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private evictingHandler(method: string): NotificationHandler {
     return (params, context: NotificationContext) => {
       this.cache?.evict(method, params);
+      if (method === SUBSCRIPTIONS_ACKNOWLEDGED) this.acknowledgementWaiters.shift()?.(params);
       return this.userNotificationHandlers.get(method)?.(params, context);
     };
   }
 }
+
+/** An open `subscriptions/listen` stream (see {@link Client.listen}). */
+export interface ListenSubscription {
+  /** The notification kinds the server agreed to send. */
+  readonly acknowledged: Stateless.SubscriptionFilter;
+  /** Settles when the stream ends: resolves when the server ended it or it was closed here. */
+  readonly ended: Promise<void>;
+  /** Ends the stream. */
+  close(): void;
+}
+
+/** Methods the listen stream carries; the runtime names them because it routes them. */
+const SUBSCRIPTIONS_LISTEN = 'subscriptions/listen';
+const SUBSCRIPTIONS_ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+const LISTENED = [SUBSCRIPTIONS_ACKNOWLEDGED];
 
 type DiscoverOutcome =
   | { readonly kind: 'stateless'; readonly version: string; readonly result: Stateless.DiscoverResult }

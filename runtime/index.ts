@@ -2,7 +2,7 @@
  * mcpgen's root entry: runtime-neutral (no `node:` imports), usable in Node, browsers,
  * Workers, Deno and Bun. Node-only transports live under `mcpgen/node`.
  */
-export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotificationHandler, type ListAllOptions, type NegotiationMode, type PageItem, type PaginatedMethod } from './client.js';
+export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotificationHandler, type ListAllOptions, type ListenSubscription, type NegotiationMode, type PageItem, type PaginatedMethod } from './client.js';
 // The Client in the stateless era: era choice per server, multi round-trip requests, cacheable results.
 export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice, type StatelessEra, type StatelessEraTransport } from './stateless/client-era.js';
 export { ResponseCache, type ResponseCacheOptions } from './stateless/client-response-cache.js';

@@ -1,3 +1,6 @@
+// mcpgen Client and Server over every transport, for every revision the transport carries:
+// in-memory, stdio and Streamable HTTP in both eras (2026-07-28 statelessly, with sampling,
+// elicitation and roots as multi round-trip requests), HTTP+SSE in the stateful era.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +11,7 @@ import {
   ProtocolError,
   SdkError,
   statefulRevisions,
+  statelessRevisions,
   StreamableHttpClientTransport,
   type Transport,
 } from '../../runtime/index.js';
@@ -19,6 +23,8 @@ const stdioScript = fileURLToPath(new URL('./fixtures/stdio-demo-server.ts', imp
 
 interface Leg {
   readonly name: string;
+  /** Whether the leg carries the stateless era (HTTP+SSE ended with 2024-11-05's successors). */
+  readonly stateless: boolean;
   connect(client: Client): Promise<void>;
 }
 
@@ -38,6 +44,7 @@ afterAll(async () => {
 const legs: Leg[] = [
   {
     name: 'in-memory',
+    stateless: true,
     async connect(client) {
       const [clientSide, serverSide] = createLinkedPair();
       await createDemoServer().connect(serverSide);
@@ -46,6 +53,7 @@ const legs: Leg[] = [
   },
   {
     name: 'stdio',
+    stateless: true,
     async connect(client) {
       const transport: Transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', stdioScript] });
       await client.connect(transport);
@@ -53,12 +61,14 @@ const legs: Leg[] = [
   },
   {
     name: 'streamable-http',
+    stateless: true,
     async connect(client) {
       await client.connect(new StreamableHttpClientTransport(await httpServer()));
     },
   },
   {
     name: 'http+sse',
+    stateless: false,
     async connect(client) {
       await client.connect(new LegacySseClientTransport(new URL('/sse', await httpServer())));
     },
@@ -90,7 +100,7 @@ function textOf(result: { content: unknown[] }): string {
 }
 
 for (const leg of legs) {
-  describe.each(statefulRevisions)(`${leg.name} %s`, (revision) => {
+  describe.each(leg.stateless ? [...statefulRevisions, ...statelessRevisions] : statefulRevisions)(`${leg.name} %s`, (revision) => {
     // One connection per leg and revision keeps the stdio leg to one child process each.
     let shared: Client;
     beforeAll(async () => {

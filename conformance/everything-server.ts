@@ -90,7 +90,8 @@ export function createEverythingServer(options: EverythingOptions = {}): Server 
   };
   server.toolHeaderParameters = (name) => {
     const fixture = tools.find((candidate) => candidate.tool.name === name);
-    return fixture === undefined ? undefined : headerParameters(fixture.tool.inputSchema);
+    const read = fixture === undefined ? undefined : headerParameters(fixture.tool.inputSchema);
+    return read?.ok === true ? read.parameters : undefined;
   };
 
   server.setRequestHandler('tools/list', () => ({ tools: tools.map((fixture) => fixture.tool) }));

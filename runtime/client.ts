@@ -12,7 +12,7 @@ import { defaultEraCache, serverIdentity, statelessHookOf, type EraCache, type E
 import { DEFAULT_MAX_INPUT_ROUNDS, runInputRounds } from './stateless/client-mrtr.js';
 import { ResponseCache, type ResponseCacheOptions } from './stateless/client-response-cache.js';
 import { clientView } from './stateless/client-revision.js';
-import { headerParameters } from './http/client-headers.js';
+import { headerParameters } from './http/mcp-headers.js';
 import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, LOG_LEVEL_META, PROTOCOL_VERSION_META, SERVER_INFO_META } from './stateless/meta.js';
 import type { Transport } from './transport.js';
 import { checkValue, describeIssues } from './validation.js';

@@ -7,7 +7,7 @@ export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotif
 export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice, type StatelessEra, type StatelessEraTransport } from './stateless/client-era.js';
 export { ResponseCache, type ResponseCacheOptions } from './stateless/client-response-cache.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './stateless/client-mrtr.js';
-export { Server, type ServerOptions, type ServerRequestHandler, type ServerNotificationHandler } from './server.js';
+export { Server, type ServerOptions, type ServerRequestHandler, type ServerNotificationHandler, type RestoredSessionState } from './server.js';
 export { Protocol, DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol.js';
 export { ProtocolError, SdkError, type SdkErrorCode } from './errors.js';
 export { InMemoryTransport, createLinkedPair, type LinkedPairOptions } from './in-memory.js';
@@ -49,10 +49,10 @@ export {
 // HTTP server (Streamable HTTP and legacy HTTP+SSE), runtime-neutral over the Fetch API.
 export { createMcpHttpHandler, DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_RETRY_MS, type HandlerStats, type McpHttpHandler, type McpHttpHandlerOptions } from './http/handler.js';
 export { InMemoryEventStore, type EventSender, type EventStore, type InMemoryEventStoreOptions } from './http/event-store.js';
-export { httpExtra, type HttpMessageExtra } from './http/server-transport.js';
+export { httpExtra, type HttpMessageExtra, type StandaloneChannel } from './http/server-transport.js';
 export type { LegacySseOptions } from './http/legacy-sse-server.js';
 export type { CorsOptions, SecurityOptions } from './http/security.js';
-export type { SessionDirectory, SessionInfo, SessionTransportKind } from './http/session.js';
+export type { SessionDirectory, SessionInfo, SessionStore, SessionTransportKind, SharedSessionState, StandaloneChannelContext } from './http/session.js';
 export type { FetchRequestInfo } from './http/fetch-adapter.js';
 export type { BodyReply, BodyText, HttpReply, HttpRequestView, StreamReply, StreamSink } from './http/http-types.js';
 // High-level server: registrations with handles, typed handlers, derived capabilities.
@@ -120,4 +120,4 @@ export {
   SERVER_INFO_META,
   SUBSCRIPTION_ID_META,
 } from './stateless/meta.js';
-export { decodeHeaderValue, headerParameters, type HeaderParameter } from './http/request-headers.js';
+export { decodeHeaderValue, headerParameters, type HeaderParameter } from './http/mcp-headers.js';

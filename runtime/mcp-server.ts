@@ -6,7 +6,7 @@ import { toParsingSchema, type ParsingSchema, type SchemaInput, type SchemaSide 
 import type { JsonSchemaValidator } from './json-schema/types.js';
 import type { SchemaCache } from './mcp-server/context.js';
 import { installHandlers, type CacheKind, type ServerHost } from './mcp-server/handlers.js';
-import { headerParameters, type HeaderParameter } from './http/request-headers.js';
+import { headerParameters, type HeaderParameter } from './http/mcp-headers.js';
 import { RequestStateCodec, type RequestStateOptions } from './stateless/request-state.js';
 import type { CacheHint } from './stateless/subscriptions.js';
 
@@ -252,7 +252,9 @@ export class McpServer {
       if (entry === undefined) return undefined;
       let parameters = this.headerCache.get(entry.definition);
       if (parameters === undefined) {
-        parameters = headerParameters(entry.definition.inputSchema);
+        const read = headerParameters(entry.definition.inputSchema);
+        // A tool with invalid annotations is one clients drop; its calls are checked for none.
+        parameters = read.ok ? [...read.parameters] : [];
         this.headerCache.set(entry.definition, parameters);
       }
       return parameters;

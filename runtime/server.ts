@@ -2,8 +2,8 @@ import { Stateful } from '../generated/latest.js';
 import type { CapabilityObject } from './capabilities.js';
 import type { RevisionModule } from './contract.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
-import { ProtocolError } from './errors.js';
-import type { HeaderParameter } from './http/request-headers.js';
+import { ProtocolError, SdkError } from './errors.js';
+import type { HeaderParameter } from './http/mcp-headers.js';
 import type { JSONRPCRequest } from './jsonrpc.js';
 import type { CapabilitiesOf, ProtocolTypesShape } from './protocol-types.js';
 import { INITIALIZE_REQUEST, LOG_NOTIFICATION } from './special-methods.js';
@@ -38,6 +38,18 @@ export interface ServerOptions<T extends ProtocolTypesShape = Defaults> extends 
   readonly requestState?: RequestStateOptions | RequestStateCodec;
   /** Cache hint of the `server/discover` result (default: `ttlMs` 0, `cacheScope` 'private'). */
   readonly discoverCache?: CacheHint;
+}
+
+/** The negotiated state of a stateful session, as {@link Server.restoreSession} takes it. */
+export interface RestoredSessionState {
+  /** The negotiated stateful revision. */
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Stateful.ClientCapabilities;
+  readonly clientInfo: Stateful.Implementation;
+  /** Whether `notifications/initialized` arrived. */
+  readonly initialized: boolean;
+  /** The level set with `logging/setLevel`, if any. */
+  readonly loggingLevel?: Stateful.LoggingLevel | undefined;
 }
 
 /** A handler for client→server request `M`: exact params in, exact result out. */
@@ -173,6 +185,34 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   /** Starts serving on `transport`. */
   async connect(transport: Transport): Promise<void> {
     await this.protocol.connect(transport);
+  }
+
+  /**
+   * Puts this Server into the state of a stateful session negotiated elsewhere (another replica
+   * behind a load balancer, or before a restart), so it serves that session's requests without a
+   * new `initialize`. Safe to call again with a newer state (e.g. a changed logging level). Throws
+   * RangeError for a revision this server does not speak, SdkError `INVALID_ARGUMENT` for a
+   * Server already serving the stateless era.
+   *
+   * @example
+   * ```ts
+   * const server = createMyServer();
+   * server.restoreSession({ protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: { name: 'c', version: '1' }, initialized: true });
+   * server.isInitialized; // true
+   * ```
+   */
+  restoreSession(state: RestoredSessionState): void {
+    const module = this.moduleFor(state.protocolVersion);
+    if (module.era !== 'stateful' || this.eraValue === 'stateless') {
+      throw new SdkError('INVALID_ARGUMENT', `Only a stateful session can be restored (revision ${state.protocolVersion}, era ${this.eraValue ?? module.era})`);
+    }
+    if (this.protocol.revision !== module) this.protocol.setRevision(module);
+    this.negotiated = state.protocolVersion;
+    this.eraValue = 'stateful';
+    this.peerCapabilitiesValue = state.clientCapabilities as CapabilityObject;
+    this.clientInfoValue = state.clientInfo;
+    this.initialized = this.initialized || state.initialized;
+    this.loggingLevel = state.loggingLevel;
   }
 
   /** Ends open `subscriptions/listen` streams with their result, then closes the connection. */

@@ -20,7 +20,7 @@ import {
 import { reconnectPolicy, type ReconnectOptions, type ReconnectPolicy } from './client-reconnect.js';
 import { childController, discardBody, HttpRequester, mediaTypeOf, type ChildController, type HttpClientOptions } from './client-request.js';
 import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
-import { headerParameters, parameterHeaders, standardHeaders, type HeaderParameters } from './client-headers.js';
+import { headerParameters, parameterHeaders, standardHeaders, type HeaderParameters } from './mcp-headers.js';
 import type { StatelessEra, StatelessEraTransport } from '../stateless/client-era.js';
 
 /** The header carrying the session id (header names are case-insensitive). */

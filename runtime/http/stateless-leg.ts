@@ -14,7 +14,7 @@ import { revisionModule, statelessRevisions } from '../revisions.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { acceptsAll, inspectPayload, isJsonContentType } from './request-checks.js';
-import { decodeHeaderValue, parameterHeaderMismatch } from './request-headers.js';
+import { decodeHeaderValue, parameterHeaderMismatch } from './mcp-headers.js';
 import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
 import { randomHex } from './session.js';
 import type { StreamSettings } from './sse-stream.js';

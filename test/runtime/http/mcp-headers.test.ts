@@ -1,7 +1,15 @@
 // The stateless era's header mirroring rules (Streamable HTTP, 2026-07-28): value encoding,
 // x-mcp-header declarations and what makes them invalid, and parameter extraction.
 import { describe, expect, it } from 'vitest';
-import { encodeHeaderValue, headerParameters, parameterHeaders, standardHeaders } from '../../../runtime/http/client-headers.js';
+import {
+  decodeHeaderValue,
+  encodeHeaderValue,
+  headerParameters,
+  parameterHeaderMismatch,
+  parameterHeaders,
+  standardHeaders,
+  type HeaderParameter,
+} from '../../../runtime/http/mcp-headers.js';
 
 const b64 = (text: string): string => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 
@@ -27,7 +35,7 @@ describe('headerParameters', () => {
       type: 'object',
       properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, outer: { type: 'object', properties: { flag: { type: ['boolean', 'null'], 'x-mcp-header': 'Flag' } } } },
     });
-    expect(parsed).toEqual({ ok: true, parameters: [{ name: 'Region', path: ['region'] }, { name: 'Flag', path: ['outer', 'flag'] }] });
+    expect(parsed).toEqual({ ok: true, parameters: [{ name: 'Region', path: ['region'], type: 'string' }, { name: 'Flag', path: ['outer', 'flag'], type: 'boolean' }] });
   });
 
   it.each([
@@ -60,11 +68,11 @@ describe('headerParameters', () => {
 });
 
 describe('parameterHeaders and standardHeaders', () => {
-  const parameters = [
-    { name: 'Region', path: ['region'] },
-    { name: 'Days', path: ['days'] },
-    { name: 'Verbose', path: ['verbose'] },
-    { name: 'Deep', path: ['a', 'b'] },
+  const parameters: HeaderParameter[] = [
+    { name: 'Region', path: ['region'], type: 'string' },
+    { name: 'Days', path: ['days'], type: 'integer' },
+    { name: 'Verbose', path: ['verbose'], type: 'boolean' },
+    { name: 'Deep', path: ['a', 'b'], type: 'boolean' },
   ];
 
   it('mirrors present values and omits null, missing and unmirrorable ones', () => {
@@ -78,5 +86,41 @@ describe('parameterHeaders and standardHeaders', () => {
     expect(standardHeaders('tools/call', { name: 'my-tool' })).toEqual({ 'mcp-method': 'tools/call', 'mcp-name': 'my-tool' });
     expect(standardHeaders('resources/read', { uri: 'https://example.com/r?id=1' })).toEqual({ 'mcp-method': 'resources/read', 'mcp-name': 'https://example.com/r?id=1' });
     expect(standardHeaders('prompts/get', { name: 'grüß' })['mcp-name']).toBe(b64('grüß'));
+  });
+});
+
+describe('the server side: decodeHeaderValue and parameterHeaderMismatch', () => {
+  it.each(['us-west1', ' padded ', 'Hello, 世界', 'line1\nline2', '=?base64?literal?='])('reads back what the client encodes: %j', (value) => {
+    expect(decodeHeaderValue(encodeHeaderValue(value))).toBe(value);
+  });
+
+  it('trims surrounding whitespace, takes non-sentinel values literally and refuses bad Base64', () => {
+    expect(decodeHeaderValue('  plain  ')).toBe('plain');
+    expect(decodeHeaderValue('SGVsbG8=')).toBe('SGVsbG8=');
+    expect(decodeHeaderValue('=?base64?SGVsbG8=')).toBe('=?base64?SGVsbG8=');
+    expect(decodeHeaderValue('=?base64?SGVsbG8?=')).toBeUndefined();
+    expect(decodeHeaderValue('=?base64?SGVs!!!bG8=?=')).toBeUndefined();
+    expect(decodeHeaderValue('caf\u00e9')).toBeUndefined();
+  });
+
+  const parameters: HeaderParameter[] = [
+    { name: 'Region', path: ['region'], type: 'string' },
+    { name: 'Days', path: ['days'], type: 'integer' },
+    { name: 'Verbose', path: ['verbose'], type: 'boolean' },
+  ];
+  const headers = (values: Record<string, string>) => (name: string) => values[name.toLowerCase()];
+
+  it('accepts headers that match the arguments, comparing integers numerically', () => {
+    const sent = parameterHeaders(parameters, { region: 'eu', days: 42, verbose: false });
+    expect(parameterHeaderMismatch(parameters, { region: 'eu', days: 42, verbose: false }, headers(sent))).toBeUndefined();
+    expect(parameterHeaderMismatch(parameters, { days: 42 }, headers({ 'mcp-param-days': '42.0' }))).toBeUndefined();
+    // A null or absent argument expects no header.
+    expect(parameterHeaderMismatch(parameters, { region: null }, headers({}))).toBeUndefined();
+  });
+
+  it('names the header that is missing or disagrees with the body', () => {
+    expect(parameterHeaderMismatch(parameters, { region: 'eu' }, headers({}))).toContain('Mcp-Param-Region header is missing');
+    expect(parameterHeaderMismatch(parameters, { region: 'eu' }, headers({ 'mcp-param-region': 'us' }))).toContain('does not match arguments.region');
+    expect(parameterHeaderMismatch(parameters, { verbose: true }, headers({ 'mcp-param-verbose': 'TRUE' }))).toContain('Mcp-Param-Verbose');
   });
 });

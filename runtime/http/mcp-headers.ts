@@ -2,7 +2,9 @@
  * The request metadata headers of Streamable HTTP in the stateless era (2026-07-28 and later):
  * `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-{Name}` headers a tool's `x-mcp-header`
  * annotations ask for. Intermediaries route on these headers without parsing the body, so the
- * client mirrors body values into them with an encoding that keeps any value header-safe.
+ * client mirrors body values into them with an encoding that keeps any value header-safe, and
+ * a server that reads the body refuses a request whose headers disagree with it. Both sides
+ * live here so that they read the annotations and the encoding the same way.
  */
 import { isJsonObject } from '../jsonrpc.js';
 
@@ -36,12 +38,14 @@ export function encodeHeaderValue(value: string): string {
   return `=?base64?${btoa(binary)}?=`;
 }
 
-/** One tool parameter mirrored into a header: the header's name part and the property path. */
+/** One tool parameter mirrored into a header: the header's name part, the property path and its type. */
 export interface HeaderParameter {
   /** The `x-mcp-header` value, i.e. `Region` for `Mcp-Param-Region`. */
   readonly name: string;
   /** The chain of `properties` keys from the schema root to the parameter. */
   readonly path: readonly string[];
+  /** The parameter's JSON type, which decides how header and body values compare. */
+  readonly type: 'string' | 'integer' | 'boolean';
 }
 
 /** The mirrored parameters of a tool, or why its annotations make the tool invalid. */
@@ -63,7 +67,7 @@ export function headerParameters(inputSchema: unknown): HeaderParameters {
       reachable.add(schema);
       const problem = checkAnnotation(schema, path);
       if (problem !== undefined) return problem;
-      parameters.push({ name: schema[HEADER_ANNOTATION] as string, path });
+      parameters.push({ name: schema[HEADER_ANNOTATION] as string, path, type: mirroredType(schema) });
     }
     const properties = schema.properties;
     if (!isJsonObject(properties)) return undefined;
@@ -101,6 +105,12 @@ function checkAnnotation(schema: { readonly [key: string]: unknown }, path: read
     return `${HEADER_ANNOTATION} of ${where} is on a parameter of type ${JSON.stringify(schema.type)}; only string, integer and boolean can be mirrored`;
   }
   return undefined;
+}
+
+/** The JSON type of a checked annotated property (a `null` alternative aside). */
+function mirroredType(schema: { readonly [key: string]: unknown }): HeaderParameter['type'] {
+  const types = Array.isArray(schema.type) ? schema.type.filter((type) => type !== 'null') : [schema.type];
+  return types[0] as HeaderParameter['type'];
 }
 
 /** Counts annotated subschemas anywhere in `schema` that are not in `allowed`. */
@@ -142,4 +152,63 @@ export function standardHeaders(method: string, params: unknown): Record<string,
   const name = isJsonObject(params) ? (typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined) : undefined;
   if (name !== undefined) headers[NAME_HEADER] = encodeHeaderValue(name);
   return headers;
+}
+
+// The server side: reading headers back and comparing them with the body.
+
+const SENTINEL_PREFIX = '=?base64?';
+const SENTINEL_SUFFIX = '?=';
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** Visible ASCII, space and tab: what a header value may carry as is. */
+const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
+
+/**
+ * The text a header value stands for: the value with surrounding whitespace trimmed, and
+ * decoded when it uses the Base64 sentinel. Undefined when the sentinel's content is not
+ * strict Base64 of UTF-8 text, or the value holds characters a header must not carry.
+ */
+export function decodeHeaderValue(raw: string): string | undefined {
+  const value = raw.trim();
+  if (!HEADER_SAFE.test(value)) return undefined;
+  if (!(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX) && value.length >= SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length)) {
+    return value;
+  }
+  const encoded = value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length);
+  if (!BASE64.test(encoded)) return undefined;
+  try {
+    const bytes = Uint8Array.from(atob(encoded), (char) => char.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The value at `path` in `args`, following object members only. */
+function valueAt(args: unknown, path: readonly string[]): unknown {
+  let node = args;
+  for (const key of path) {
+    if (!isJsonObject(node)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+/** Why the `Mcp-Param-*` headers of a tool call disagree with its arguments, or undefined when they agree. */
+export function parameterHeaderMismatch(parameters: readonly HeaderParameter[], args: unknown, header: (name: string) => string | undefined): string | undefined {
+  for (const parameter of parameters) {
+    const headerName = `Mcp-Param-${parameter.name}`;
+    const raw = header(headerName);
+    const value = valueAt(args, parameter.path);
+    if (value === undefined || value === null) continue;
+    if (raw === undefined) return `the ${headerName} header is missing although arguments.${parameter.path.join('.')} is set`;
+    const text = decodeHeaderValue(raw);
+    if (text === undefined) return `the ${headerName} header is not a valid header value`;
+    const matches = parameter.type === 'integer'
+      ? text.trim() !== '' && Number(text) === value
+      : parameter.type === 'boolean'
+        ? text === String(value)
+        : text === value;
+    if (!matches) return `the ${headerName} header does not match arguments.${parameter.path.join('.')}`;
+  }
+  return undefined;
 }

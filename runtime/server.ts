@@ -10,8 +10,8 @@ import { INITIALIZE_REQUEST, LOG_NOTIFICATION } from './special-methods.js';
 import type { NotificationContext, Params, RequestContext, RequestHandler, RequestOptions } from './request-context.js';
 import { resolveRevisions } from './revisions.js';
 import { declaredVersion, requestMeta, CLIENT_CAPABILITIES_META, CLIENT_INFO_META } from './stateless/meta.js';
-import { RequestStateCodec, type RequestStateOptions } from './stateless/request-state.js';
-import { defaultRequestStateCodec, runStateless, type StatelessHost } from './stateless/stateless-request.js';
+import { defaultRequestStateCodec, RequestStateCodec, type RequestStateOptions } from './stateless/request-state.js';
+import { runStateless, type StatelessHost } from './stateless/stateless-request.js';
 import { Subscriptions, type CacheHint } from './stateless/subscriptions.js';
 import type { Transport } from './transport.js';
 

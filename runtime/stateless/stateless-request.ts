@@ -13,18 +13,7 @@ import type { Meta, Params, RequestContext, RequestHandler, RequestOptions } fro
 import type { MessageExtra } from '../transport.js';
 import { InputBroker, InputRequiredSignal } from './input-broker.js';
 import { CLIENT_CAPABILITIES_META, finishResult, LOG_LEVEL_META } from './meta.js';
-import { digestArguments, RequestStateCodec, RequestStateError, type RequestStateBinding } from './request-state.js';
-
-let processCodec: RequestStateCodec | undefined;
-
-/**
- * The codec Servers use when told nothing: one random key for the whole process, so the
- * per-request Servers of an HTTP endpoint can open each other's request states.
- */
-export function defaultRequestStateCodec(): RequestStateCodec {
-  processCodec ??= new RequestStateCodec();
-  return processCodec;
-}
+import { digestArguments, RequestStateError, type RequestStateBinding, type RequestStateCodec } from './request-state.js';
 
 /** What the runner needs from the Server. */
 export interface StatelessHost {
@@ -164,7 +153,7 @@ export async function runStateless(
       previous = opened.user;
     } catch (error) {
       if (error instanceof RequestStateError) {
-        throw new ProtocolError(invalidParams, `Invalid params: requestState was rejected (${error.reason}): ${error.message}`, { reason: error.reason });
+        throw new ProtocolError(invalidParams, `Invalid params: ${error.message}`, { reason: error.reason });
       }
       throw error;
     }

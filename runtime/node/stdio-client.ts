@@ -7,7 +7,7 @@ import { defaultEnvironment } from './default-environment.js';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.js';
 import { terminateGroup, waitUntilFalse } from './process-group.js';
 import { TextTail } from './text-tail.js';
-import { writeWithBackpressure } from './write-with-backpressure.js';
+import { LineWriter } from './line-writer.js';
 
 /** Default number of stderr characters kept: 64 Ki. */
 export const DEFAULT_STDERR_CAPACITY = 64 * 1024;
@@ -71,7 +71,8 @@ export class StdioClientTransport implements Transport {
   private stdoutEnded = false;
   private shutdown: Promise<void> | undefined;
   private reason: Error | undefined;
-  private writeChain: Promise<void> = Promise.resolve();
+  /** Writes to the child's stdin in order, waiting for 'drain' when its pipe is full. */
+  private writer: LineWriter | undefined;
 
   constructor(options: StdioClientTransportOptions) {
     this.options = options;
@@ -116,6 +117,7 @@ export class StdioClientTransport implements Transport {
       windowsHide: true,
     });
     this.child = child;
+    this.writer = new LineWriter(child.stdin);
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => {
         child.off('error', reject);
@@ -135,10 +137,7 @@ export class StdioClientTransport implements Transport {
     if (child === undefined || this.shutdown !== undefined || this.exit !== undefined) {
       return Promise.reject(new SdkError('NOT_CONNECTED', 'StdioClientTransport is not running'));
     }
-    const line = `${encodeMessage(message)}\n`;
-    const written = this.writeChain.then(() => writeWithBackpressure(child.stdin, line));
-    this.writeChain = written.catch(() => undefined);
-    return written;
+    return this.writer!.write(`${encodeMessage(message)}\n`);
   }
 
   /** Ends the server and its process group (see the class comment); fires `onclose` once. */

@@ -4,7 +4,7 @@ import type { JSONRPCMessage } from '../jsonrpc.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../wire-format.js';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.js';
-import { writeWithBackpressure } from './write-with-backpressure.js';
+import { LineWriter } from './line-writer.js';
 
 /** Re-exported because the option it defaults belongs to this transport. */
 export { DEFAULT_MAX_LINE_BYTES };
@@ -37,12 +37,13 @@ export class StdioServerTransport implements Transport {
   private readonly decoder: LineDecoder;
   private started = false;
   private closed = false;
-  /** Serialises writes so that a write waits for 'drain' of the previous one. */
-  private writeChain: Promise<void> = Promise.resolve();
+  /** Writes in order, waiting for 'drain' when the output is full. */
+  private readonly writer: LineWriter;
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.input = options.input ?? process.stdin;
     this.output = options.output ?? process.stdout;
+    this.writer = new LineWriter(this.output);
     this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, {
       online: (line) => this.onmessage?.(decodeMessage(line)),
       onoversized: (limit) => this.onmessage?.(new ParseFailure('oversized', `message exceeds the ${limit}-byte line limit`)),
@@ -67,10 +68,7 @@ export class StdioServerTransport implements Transport {
     if (this.closed) {
       return Promise.reject(new SdkError('NOT_CONNECTED', 'StdioServerTransport is closed'));
     }
-    const line = `${encodeMessage(message)}\n`;
-    const written = this.writeChain.then(() => this.write(line));
-    this.writeChain = written.catch(() => undefined);
-    return written;
+    return this.writer.write(`${encodeMessage(message)}\n`);
   }
 
   /** Stops reading and fires `onclose`. The output stream is left open for the process to use. */
@@ -86,13 +84,6 @@ export class StdioServerTransport implements Transport {
     // Pausing releases the event loop's hold on stdin, so the process can exit naturally.
     this.input.pause();
     this.onclose?.();
-  }
-
-  private write(line: string): Promise<void> {
-    if (this.closed) {
-      return Promise.reject(new SdkError('NOT_CONNECTED', 'StdioServerTransport is closed'));
-    }
-    return writeWithBackpressure(this.output, line);
   }
 
   private readonly handleData = (chunk: Buffer | string): void => {

@@ -102,7 +102,7 @@ describe('StdioServerTransport in process', () => {
     await expect(transport.send({ jsonrpc: '2.0', method: 'x' })).rejects.toMatchObject({ code: 'NOT_CONNECTED' });
   });
 
-  it("waits for 'drain' before resolving a send and before writing the next line", async () => {
+  it("writes a line the output has room for at once, and holds the next ones until 'drain'", async () => {
     const written: string[] = [];
     const callbacks: (() => void)[] = [];
     const output = new Writable({
@@ -114,19 +114,19 @@ describe('StdioServerTransport in process', () => {
     });
     const transport = new StdioServerTransport({ input: new PassThrough(), output });
     await transport.start();
-    let firstDone = false;
-    const first = transport.send({ jsonrpc: '2.0', method: 'a' }).then(() => {
-      firstDone = true;
+    // The first line is accepted (its send resolves) and fills the buffer.
+    await transport.send({ jsonrpc: '2.0', method: 'a' });
+    let secondDone = false;
+    const second = transport.send({ jsonrpc: '2.0', method: 'b' }).then(() => {
+      secondDone = true;
     });
-    const second = transport.send({ jsonrpc: '2.0', method: 'b' });
     await new Promise((resolve) => setImmediate(resolve));
     expect(written).toHaveLength(1);
-    expect(firstDone).toBe(false);
-    callbacks.shift()!();
-    await first;
-    await vi.waitFor(() => expect(written).toHaveLength(2));
+    expect(secondDone).toBe(false);
     callbacks.shift()!();
     await second;
+    await vi.waitFor(() => expect(written).toHaveLength(2));
+    callbacks.shift()!();
     expect(written.map((line) => JSON.parse(line).method)).toEqual(['a', 'b']);
   });
 

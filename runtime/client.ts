@@ -224,7 +224,9 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
         this.leaveStateless();
       }
       await this.handshake(options);
-      await this.remember(key, { era: 'stateful' });
+      // Only a failed probe says something about the server; a client that asked for a
+      // stateful version by itself learned nothing about what the server would do otherwise.
+      if (tryStateless) await this.remember(key, { era: 'stateful' });
     } catch (error) {
       this.negotiated = undefined;
       this.eraValue = undefined;
@@ -471,6 +473,15 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       ...own,
     };
     return { ...params, _meta: meta };
+  }
+
+  /**
+   * Answers an input request (`elicitation/create`, `sampling/createMessage`, `roots/list`)
+   * with the handler registered for it, as the questions of a multi round-trip request are
+   * answered: how extensions (a task's questions) reach the same handlers.
+   */
+  answerInputRequest(method: string, params: unknown, signal: AbortSignal = new AbortController().signal): Promise<unknown> {
+    return this.fulfil(method, method, params, signal);
   }
 
   /** Answers one input request of an `InputRequiredResult` with the registered handler. */

@@ -6,7 +6,7 @@
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Client, McpServer, StreamableHttpClientTransport } from '../../runtime/index.js';
+import { Client, InMemoryEraCache, McpServer, StreamableHttpClientTransport } from '../../runtime/index.js';
 import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node/index.js';
 
 const info = { name: 'dual-era-e2e', version: '1.0.0' };
@@ -85,6 +85,18 @@ describe('one McpServer, one endpoint, both eras', () => {
     const result = await client.callTool({ name: 'greet', arguments: { greeting: 'Hey' } });
     expect(textOf(result)).toBe('Hey, Grace!');
     await client.close();
+  });
+
+  it('remembers an era only from a probe: a client that chose a stateful version does not pin the next one', async () => {
+    const eraCache = new InMemoryEraCache();
+    const stateful = mcpgenClient({ protocolVersion: '2025-11-25', eraCache });
+    await stateful.connect(new StreamableHttpClientTransport(url));
+    await stateful.close();
+    const auto = mcpgenClient({ eraCache });
+    await auto.connect(new StreamableHttpClientTransport(url));
+    expect(auto.era).toBe('stateless');
+    await auto.close();
+    expect(await eraCache.get(url.href)).toMatchObject({ era: 'stateless' });
   });
 
   it('delivers a tool list change to a subscriptions/listen stream, tagged and acknowledged', async () => {

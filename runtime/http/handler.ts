@@ -12,7 +12,7 @@ import { LegacySseLeg, type LegacySseOptions } from './legacy-sse-server.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { selectLeg, type RouteTable } from './router.js';
 import { SecurityPolicy, type SecurityOptions } from './security.js';
-import { SessionRegistry, type SessionDirectory } from './session.js';
+import { SessionRegistry, type SessionDirectory, type SessionStore } from './session.js';
 import { unrefTimer } from './sse-writer.js';
 import { StatelessHttpLeg } from './stateless-leg.js';
 import { StreamableHttpLeg } from './streamable-leg.js';
@@ -39,6 +39,13 @@ export interface McpHttpHandlerOptions extends SecurityOptions {
   readonly path?: string | undefined;
   /** Enables resumability: streamed messages are stored and replayed after Last-Event-ID. */
   readonly eventStore?: EventStore | undefined;
+  /**
+   * Shares stateful sessions between replicas behind a load balancer without sticky sessions
+   * (e.g. `RedisSessionStore` from `mcpgen/redis`, together with its event store). Default: none,
+   * sessions live in this process. Every request then reads the session from the store; local
+   * copies are closed by `close()` and the idle sweep without ending the session.
+   */
+  readonly sessionStore?: SessionStore | undefined;
   /** Largest accepted request body in bytes (default 4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number | undefined;
   /**
@@ -128,6 +135,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     maxBodyBytes,
     maxSessions,
     registry,
+    sessionStore: options.sessionStore,
     settings: { keepAliveMs, retryMs: options.retryMs ?? DEFAULT_RETRY_MS, eventStore: options.eventStore, counts, report },
   });
   const stateless = new StatelessHttpLeg({

@@ -46,6 +46,34 @@ export interface StreamableServerTransportOptions {
   readonly settings: StreamSettings;
   /** The negotiated revision, once known; decides on priming events. */
   readonly revision: () => string | undefined;
+  /**
+   * The prefix resumption accepts (default `streamPrefix`). A session served by several
+   * replicas gives each local copy its own `streamPrefix` under the session's `resumePrefix`,
+   * so stream ids never collide and any copy resumes any stream of the session.
+   */
+  readonly resumePrefix?: string | undefined;
+  /** A standalone stream shared by the replicas of a session (see SessionStore); replaces the local one. */
+  readonly standalone?: StandaloneChannel | undefined;
+}
+
+/**
+ * The standalone stream of a session served by several replicas: what the server sends outside
+ * a request's stream goes there from any replica, and the replica holding the client's GET
+ * connection writes it out. Event ids it mints are told apart from request-stream ones by `owns`.
+ */
+export interface StandaloneChannel {
+  /** True while a GET connection of this replica carries the stream. */
+  readonly connected: boolean;
+  /** Adds a message to the stream; resolves once it is stored, rejects when it cannot be. */
+  send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void>;
+  /** Whether `lastEventId` is an event id of this stream. */
+  owns(lastEventId: string): boolean;
+  /** Opens the stream on this GET (from its start for new events, or after `lastEventId`). */
+  open(lastEventId: string | undefined): Promise<HttpReply>;
+  /** Closes the GET connection for SEP-1699 polling; false where impossible. */
+  closeConnection(): Promise<boolean>;
+  /** Ends this replica's connection and subscription; the shared stream stays. */
+  close(): Promise<void>;
 }
 
 /**
@@ -103,7 +131,7 @@ export class StreamableServerTransport implements Transport {
 
   /** HTTP connections currently carrying this transport's streams. */
   get openConnections(): number {
-    let count = 0;
+    let count = this.options.standalone?.connected === true ? 1 : 0;
     for (const stream of this.streams.values()) {
       if (stream.connected) count++;
     }
@@ -112,7 +140,7 @@ export class StreamableServerTransport implements Transport {
 
   /** True while a GET connection carries the standalone stream. */
   get hasStandaloneConnection(): boolean {
-    return this.standalone?.connected ?? false;
+    return this.options.standalone?.connected ?? this.standalone?.connected ?? false;
   }
 
   /** Whether `id` is a request of this session still being answered. */
@@ -147,6 +175,9 @@ export class StreamableServerTransport implements Transport {
           ? Promise.reject(new Error(`Request ${JSON.stringify(related)} is no longer open; its stream is gone`))
           : Promise.resolve();
       }
+    }
+    if (this.options.standalone !== undefined) {
+      return this.options.standalone.send(message);
     }
     const standalone = this.standalone;
     if (standalone !== undefined && standalone.canDeliver) {
@@ -186,6 +217,7 @@ export class StreamableServerTransport implements Transport {
     this.routes.clear();
     this.streams.clear();
     this.standalone = undefined;
+    if (this.options.standalone !== undefined) closing.push(this.options.standalone.close());
     await Promise.allSettled(closing);
     this.onclose?.();
     const ended = this.onended;
@@ -230,9 +262,14 @@ export class StreamableServerTransport implements Transport {
   }
 
   /** Opens the standalone stream on a GET without Last-Event-ID; 409 while one is connected. */
-  openStandalone(): HttpReply {
+  openStandalone(): HttpReply | Promise<HttpReply> {
     if (this.closed) {
       return errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found');
+    }
+    if (this.options.standalone !== undefined) {
+      return this.options.standalone.connected
+        ? errorReply(409, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Conflict: only one standalone SSE stream is allowed per session')
+        : this.options.standalone.open(undefined);
     }
     if (this.standalone?.connected === true) {
       return errorReply(409, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Conflict: only one standalone SSE stream is allowed per session');
@@ -243,7 +280,7 @@ export class StreamableServerTransport implements Transport {
 
   /** Closes the standalone stream's connection for SEP-1699 polling; false where impossible. */
   closeStandaloneStream(): Promise<boolean> {
-    return this.standalone?.closeConnection() ?? Promise.resolve(false);
+    return (this.options.standalone ?? this.standalone)?.closeConnection() ?? Promise.resolve(false);
   }
 
   /** Closes the connection of the stream answering `requestId`; false where impossible. */
@@ -257,6 +294,9 @@ export class StreamableServerTransport implements Transport {
    * event belongs to this session; a foreign or unknown id is refused with 400.
    */
   async resume(lastEventId: string): Promise<HttpReply> {
+    if (this.options.standalone?.owns(lastEventId) === true) {
+      return this.closed ? errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found') : this.options.standalone.open(lastEventId);
+    }
     const store = this.options.settings.eventStore;
     if (store === undefined || this.sessionId === undefined) {
       return this.openStandalone();
@@ -265,7 +305,7 @@ export class StreamableServerTransport implements Transport {
     const streamId = await store.replayEventsAfter(lastEventId, (id, message) => {
       replayed.push({ id, message });
     });
-    if (streamId === undefined || !streamId.startsWith(`${this.options.streamPrefix}.`)) {
+    if (streamId === undefined || !streamId.startsWith(`${this.options.resumePrefix ?? this.options.streamPrefix}.`)) {
       return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Bad Request: unknown or expired Last-Event-ID');
     }
     if (this.closed) {

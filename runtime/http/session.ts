@@ -3,7 +3,9 @@
  * maps them to their Server and transport. Streamable HTTP and legacy HTTP+SSE sessions share
  * the registry (one id space, one limit, one introspection view) but never each other's ids.
  */
-import type { Server } from '../server.js';
+import type { RestoredSessionState, Server } from '../server.js';
+import type { ResourceCounts } from './http-types.js';
+import type { StandaloneChannel } from './server-transport.js';
 
 /** Which HTTP transport a session speaks. */
 export type SessionTransportKind = 'streamable-http' | 'sse';
@@ -45,6 +47,44 @@ export interface SessionDirectory {
   get(id: string): SessionInfo | undefined;
   /** Ends one session as if its client had sent DELETE; resolves false when unknown. */
   close(id: string): Promise<boolean>;
+}
+
+/** What a {@link SessionStore} keeps of a stateful session so that any replica can serve it. */
+export interface SharedSessionState extends RestoredSessionState {
+  /** Prefix of the session's stream ids; resumption accepts only event ids of its streams. */
+  readonly streamPrefix: string;
+}
+
+/** What a {@link SessionStore} gets to build a session's shared standalone stream. */
+export interface StandaloneChannelContext {
+  /** Idle time before an SSE keep-alive comment; 0 disables. */
+  readonly keepAliveMs: number;
+  /** The SSE `retry` value of priming events. */
+  readonly retryMs: number;
+  readonly counts: ResourceCounts;
+  /** The negotiated revision; decides on priming events. */
+  readonly revision: () => string | undefined;
+  readonly report: (error: Error) => void;
+}
+
+/**
+ * Shared storage of stateful sessions (e.g. `mcpgen/redis`), for replicas behind a load
+ * balancer without sticky sessions: a session created on one replica is restored on any other
+ * (`Server.restoreSession`), and messages the server sends outside a request's stream go
+ * through one standalone stream shared by every replica. Every method rejects when the store
+ * cannot be reached; the handler then answers 503 and stays up.
+ */
+export interface SessionStore {
+  /** Records a new session. */
+  create(id: string, state: SharedSessionState): Promise<void>;
+  /** The state of a live session, extending its expiry; undefined when it ended or expired. */
+  load(id: string): Promise<SharedSessionState | undefined>;
+  /** Records a change of the initialized flag or the logging level. */
+  update(id: string, changes: Pick<SharedSessionState, 'initialized' | 'loggingLevel'>): Promise<void>;
+  /** Ends a session for every replica. */
+  delete(id: string): Promise<void>;
+  /** The session's standalone stream as this replica sees it (one per local copy of the session). */
+  standalone(id: string, context: StandaloneChannelContext): StandaloneChannel;
 }
 
 /**

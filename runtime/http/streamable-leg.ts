@@ -11,7 +11,9 @@ import { discardReply, withHeaders } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { acceptsAll, inspectPayload, isJsonContentType, type AcceptedPayload } from './request-checks.js';
 import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
-import { mintSessionId, randomHex, type HttpSession, type SessionRegistry } from './session.js';
+import { asError } from '../errors.js';
+import { isJsonObject } from '../jsonrpc.js';
+import { mintSessionId, randomHex, type HttpSession, type SessionRegistry, type SessionStore, type SharedSessionState } from './session.js';
 import type { StreamSettings } from './sse-stream.js';
 
 /** The revision a request without MCP-Protocol-Version header is assumed to speak (spec rule). */
@@ -28,6 +30,8 @@ export interface StreamableLegOptions {
   readonly maxSessions: number;
   readonly settings: StreamSettings;
   readonly registry: SessionRegistry;
+  /** Shared sessions across replicas (default: none, sessions live in this process only). */
+  readonly sessionStore?: SessionStore | undefined;
 }
 
 /** The request id of the `initialize` a stateless POST is prefixed with; never seen by clients. */
@@ -43,6 +47,8 @@ class StreamableSession implements HttpSession {
     readonly id: string,
     readonly server: Server,
     readonly transport: StreamableServerTransport,
+    /** With a session store: the shared state as this copy last saw or wrote it. */
+    public shared?: SharedSessionState,
   ) {}
 
   pendingRequests(): number {
@@ -67,6 +73,8 @@ export class StreamableHttpLeg {
   private readonly options: StreamableLegOptions;
   /** Sessions being initialised, counted against the session limit before they are registered. */
   private initializing = 0;
+  /** Sessions being restored from the session store, so concurrent requests share one copy. */
+  private readonly restoring = new Map<string, Promise<StreamableSession | HttpReply>>();
 
   constructor(options: StreamableLegOptions) {
     this.options = options;
@@ -114,7 +122,7 @@ export class StreamableHttpLeg {
     if (payload.initialize && request.header('mcp-session-id') === undefined) {
       return this.initialize(request, payload);
     }
-    const found = this.resolveSession(request);
+    const found = await this.resolveSession(request);
     if (!(found instanceof StreamableSession)) {
       return found;
     }
@@ -129,10 +137,41 @@ export class StreamableHttpLeg {
     }
     const extra = this.extraFor(request, transport);
     if (payload.requestIds.length === 0) {
+      if (found.shared !== undefined && !found.shared.initialized && hasInitializedNotification(payload.value)) {
+        // Acknowledged only once every replica will know: a restored copy must not refuse requests.
+        const failed = await this.saveShared(found, { initialized: true, loggingLevel: found.shared.loggingLevel });
+        if (failed !== undefined) return failed;
+      }
       transport.accept(payload.value, extra);
       return emptyReply(202);
     }
-    return transport.acceptRequests(payload.value, payload.requestIds, extra, request.signal);
+    const reply = await transport.acceptRequests(payload.value, payload.requestIds, extra, request.signal);
+    if (found.shared !== undefined && server.loggingLevel !== found.shared.loggingLevel) {
+      // logging/setLevel changed the session: saved before the answer goes out, so no replica filters by the old level.
+      const failed = await this.saveShared(found, { initialized: found.shared.initialized, loggingLevel: server.loggingLevel });
+      if (failed !== undefined) {
+        discardReply(reply);
+        return failed;
+      }
+    }
+    return reply;
+  }
+
+  /** Writes a change of the shared state; the 503 reply when the store cannot be reached. */
+  private async saveShared(session: StreamableSession, changes: Pick<SharedSessionState, 'initialized' | 'loggingLevel'>): Promise<HttpReply | undefined> {
+    try {
+      await this.options.sessionStore!.update(session.id, changes);
+      session.shared = { ...session.shared!, ...changes };
+      return undefined;
+    } catch (error) {
+      return this.storeUnavailable(error);
+    }
+  }
+
+  private storeUnavailable(error: unknown): HttpReply {
+    const cause = asError(error);
+    this.options.settings.report(cause);
+    return errorReply(503, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, `Service Unavailable: the shared session store cannot be reached (${cause.message})`, { 'retry-after': '1' });
   }
 
   private async initialize(request: HttpRequestView, payload: AcceptedPayload): Promise<HttpReply> {
@@ -147,26 +186,56 @@ export class StreamableHttpLeg {
     try {
       const server = await this.options.serverFactory();
       const id = mintSessionId();
-      const transport = new StreamableServerTransport({
-        sessionId: id,
-        streamPrefix: randomHex(8),
-        settings: this.options.settings,
-        revision: () => server.protocolVersion,
-      });
-      const session = new StreamableSession(id, server, transport);
-      await server.connect(transport);
-      transport.onended = () => this.options.registry.remove(id, session);
+      const prefix = randomHex(8);
+      const session = await this.connectSession(id, server, prefix);
+      const { transport } = session;
       const reply = await transport.acceptRequests(payload.value, payload.requestIds, this.extraFor(request, transport), request.signal);
       if (server.protocolVersion === undefined || request.signal?.aborted === true) {
         // A failed handshake (or a client that left) leaves no session behind.
         await session.close();
         return reply;
       }
+      const store = this.options.sessionStore;
+      if (store !== undefined) {
+        const state = sharedStateOf(server, prefix);
+        try {
+          await store.create(id, state);
+        } catch (error) {
+          discardReply(reply);
+          await session.close();
+          return this.storeUnavailable(error);
+        }
+        session.shared = state;
+      }
       this.options.registry.add(session);
       return withHeaders(reply, { 'mcp-session-id': id });
     } finally {
       this.initializing--;
     }
+  }
+
+  /**
+   * A session's Server connected to a new transport. With a session store every local copy gets
+   * stream ids of its own under the session's prefix and the shared standalone stream.
+   */
+  private async connectSession(id: string, server: Server, prefix: string): Promise<StreamableSession> {
+    const store = this.options.sessionStore;
+    const { settings } = this.options;
+    const revision = (): string | undefined => server.protocolVersion;
+    const transport = new StreamableServerTransport(store === undefined
+      ? { sessionId: id, streamPrefix: prefix, settings, revision }
+      : {
+        sessionId: id,
+        streamPrefix: `${prefix}.${randomHex(4)}`,
+        resumePrefix: prefix,
+        settings,
+        revision,
+        standalone: store.standalone(id, { keepAliveMs: settings.keepAliveMs, retryMs: settings.retryMs, counts: settings.counts, revision, report: settings.report }),
+      });
+    const session = new StreamableSession(id, server, transport);
+    await server.connect(transport);
+    transport.onended = () => this.options.registry.remove(id, session);
+    return session;
   }
 
   /**
@@ -216,7 +285,7 @@ export class StreamableHttpLeg {
     if (!acceptsAll(request.header('accept'), ['text/event-stream'])) {
       return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept text/event-stream');
     }
-    const found = this.resolveSession(request);
+    const found = await this.resolveSession(request);
     if (!(found instanceof StreamableSession)) {
       return found;
     }
@@ -231,21 +300,31 @@ export class StreamableHttpLeg {
   }
 
   private async delete(request: HttpRequestView): Promise<HttpReply> {
-    const found = this.resolveSession(request);
+    const found = await this.resolveSession(request);
     if (!(found instanceof StreamableSession)) {
       return found;
+    }
+    if (this.options.sessionStore !== undefined) {
+      try {
+        await this.options.sessionStore.delete(found.id);
+      } catch (error) {
+        return this.storeUnavailable(error);
+      }
     }
     await this.options.registry.close(found.id);
     return emptyReply(204);
   }
 
   /** The session a request names, or the reply refusing it (400 without id, 404 unknown, 400 bad version). */
-  private resolveSession(request: HttpRequestView): StreamableSession | HttpReply {
+  private async resolveSession(request: HttpRequestView): Promise<StreamableSession | HttpReply> {
     const id = request.header('mcp-session-id');
     if (id === undefined || id === '') {
       return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Bad Request: the Mcp-Session-Id header is required');
     }
-    const session = this.options.registry.lookup(id, 'streamable-http');
+    const session = this.options.sessionStore === undefined ? this.options.registry.lookup(id, 'streamable-http') : await this.resolveShared(id);
+    if (session !== undefined && isReply(session)) {
+      return session; // the store's refusal (503 or too many sessions)
+    }
     if (!(session instanceof StreamableSession) || session.transport.isClosed) {
       return errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found');
     }
@@ -255,6 +334,54 @@ export class StreamableHttpLeg {
       return unsupportedVersion(header);
     }
     return session;
+  }
+
+  /**
+   * With a session store: every request reads the shared state (one store round trip, which
+   * also extends the session's expiry), so a session ended or changed on another replica is
+   * seen here; a session this replica has no copy of is restored from it.
+   */
+  private async resolveShared(id: string): Promise<StreamableSession | HttpReply | undefined> {
+    let state: SharedSessionState | undefined;
+    try {
+      state = await this.options.sessionStore!.load(id);
+    } catch (error) {
+      return this.storeUnavailable(error);
+    }
+    const local = this.options.registry.lookup(id, 'streamable-http');
+    if (state === undefined) {
+      if (local !== undefined) void this.options.registry.close(id).catch((error: unknown) => this.options.settings.report(asError(error)));
+      return undefined;
+    }
+    if (local instanceof StreamableSession && !local.transport.isClosed) {
+      if (local.shared?.initialized !== state.initialized || local.shared?.loggingLevel !== state.loggingLevel) local.server.restoreSession(state);
+      local.shared = state;
+      return local;
+    }
+    let pending = this.restoring.get(id);
+    if (pending === undefined) {
+      pending = this.restore(id, state).finally(() => this.restoring.delete(id));
+      this.restoring.set(id, pending);
+    }
+    return pending;
+  }
+
+  /** A local copy of a session created on another replica (or before a restart). */
+  private async restore(id: string, state: SharedSessionState): Promise<StreamableSession | HttpReply> {
+    if (this.options.registry.size + this.initializing >= this.options.maxSessions) {
+      return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
+    }
+    this.initializing++;
+    try {
+      const server = await this.options.serverFactory();
+      server.restoreSession(state);
+      const session = await this.connectSession(id, server, state.streamPrefix);
+      session.shared = state;
+      this.options.registry.add(session);
+      return session;
+    } finally {
+      this.initializing--;
+    }
   }
 
   private extraFor(request: HttpRequestView, transport: StreamableServerTransport): HttpMessageExtra {
@@ -269,4 +396,24 @@ export class StreamableHttpLeg {
 
 function unsupportedVersion(version: string): HttpReply {
   return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
+}
+
+/** The state a session store keeps of a session that just completed its handshake. */
+function sharedStateOf(server: Server, streamPrefix: string): SharedSessionState {
+  return {
+    protocolVersion: server.protocolVersion!,
+    clientCapabilities: server.clientCapabilities ?? {},
+    clientInfo: server.clientInfo ?? { name: 'unknown', version: '0' },
+    initialized: server.isInitialized,
+    loggingLevel: server.loggingLevel,
+    streamPrefix,
+  };
+}
+
+function hasInitializedNotification(value: unknown): boolean {
+  return (Array.isArray(value) ? value : [value]).some((item) => isJsonObject(item) && item.method === 'notifications/initialized' && !('id' in item));
+}
+
+function isReply(value: HttpSession | HttpReply): value is HttpReply {
+  return 'status' in value;
 }

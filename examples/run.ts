@@ -1,0 +1,80 @@
+/**
+ * `make examples`: runs every story over each transport it supports, a few at a time, and the
+ * quickstart client as its own process. Exits 1 when any of them fails or hangs.
+ *
+ *   npx tsx examples/run.ts [story…]
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runStory, TRANSPORTS, type Story, type TransportKind } from './shared/harness.js';
+import { story as auth } from './auth/client.js';
+import { story as dualEra } from './dual-era-http/client.js';
+import { story as host } from './host/client.js';
+import { story as pinned } from './pinned-revision/client.js';
+import { story as progress } from './progress-cancellation/client.js';
+import { story as prompts } from './prompts/client.js';
+import { story as resources } from './resources/client.js';
+import { story as sampling } from './sampling-elicitation/client.js';
+import { story as tools } from './tools/client.js';
+
+const STORIES: readonly Story[] = [tools, resources, prompts, sampling, progress, dualEra, pinned, auth, host];
+const CONCURRENCY = 3;
+const TIMEOUT_MS = 60_000;
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+interface Job {
+  readonly label: string;
+  readonly run: () => Promise<void>;
+}
+
+/** The quickstart is a plain script (the README shows it whole), so it runs as a process. */
+function quickstart(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/quickstart/client.ts'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`exited with ${signal ?? code}`))));
+  });
+}
+
+function withTimeout(label: string, work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${label} did not finish within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+const selected = process.argv.slice(2);
+const jobs: Job[] = [];
+if (selected.length === 0 || selected.includes('quickstart')) jobs.push({ label: 'quickstart over stdio', run: quickstart });
+for (const story of STORIES) {
+  if (selected.length > 0 && !selected.includes(story.name)) continue;
+  for (const transport of story.transports ?? TRANSPORTS) jobs.push({ label: `${story.name} over ${transport}`, run: () => runStory(story, transport as TransportKind) });
+}
+
+const started = performance.now();
+const failures: string[] = [];
+let next = 0;
+async function worker(): Promise<void> {
+  while (next < jobs.length) {
+    const job = jobs[next++]!;
+    const jobStarted = performance.now();
+    try {
+      await withTimeout(job.label, job.run());
+      console.log(`✓ ${job.label} (${Math.round(performance.now() - jobStarted)} ms)`);
+    } catch (error) {
+      failures.push(job.label);
+      console.error(`✗ ${job.label}:`, error);
+    }
+  }
+}
+await Promise.all(Array.from({ length: CONCURRENCY }, () => worker()));
+
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+if (failures.length > 0) {
+  console.error(`examples: ${failures.length} of ${jobs.length} failed in ${seconds} s: ${failures.join(', ')}`);
+  process.exit(1);
+}
+console.log(`examples: all ${jobs.length} passed in ${seconds} s`);
+// Child processes and sockets are closed; exit without waiting for stray timers of failed runs.
+process.exit(0);

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { emitErrorsFile, emitIndexFile, emitMethodsFile, emitValidatorsFile, inlineParamsTarget, TYPE_EXPORTS, VALUE_EXPORTS } from './emit-revision.js';
 import { emitTypes } from './emit-types.js';
 import { emitSharedValidators, type ValidatorTarget } from './emit-validators.js';
+import { buildExtension, emitExtensionFiles, extensionSourceKey, readExtensionPins, type BuiltExtension, type ExtensionPin } from './extensions.js';
 import { buildTable, type RevisionTable } from './method-table.js';
 import { buildModel, CodegenError, type RevisionModel } from './model.js';
 import { applyPatches, loadPatches, type Patch } from './patches.js';
@@ -24,6 +25,11 @@ export interface GenerateOptions {
   readonly outDir?: string;
   /** Pins to generate; defaults to spec/revisions.json. */
   readonly pins?: readonly RevisionPin[];
+  /**
+   * Extension pins to generate; defaults to spec/extensions.json (with `pins` given: only the
+   * extensions whose core revision is among them).
+   */
+  readonly extensions?: readonly ExtensionPin[];
   /** Patch lists to use instead of `spec/patches/<revision>.json` (a revision being added has no file yet). */
   readonly patches?: ReadonlyMap<string, readonly Patch[]>;
   readonly log?: (line: string) => void;
@@ -114,7 +120,18 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
     }
     targets.set(model.pin.revision, list);
   }
-  const shared = emitSharedValidators(models, targets);
+  const extensionPins = options.extensions ?? readExtensionPins(root).filter((pin) => options.pins === undefined || pins.some((p) => p.revision === pin.core));
+  const extensions: BuiltExtension[] = [];
+  for (const pin of extensionPins) {
+    const core = models.find((model) => model.pin.revision === pin.core);
+    if (core === undefined) throw new CodegenError(`${extensionSourceKey(pin)}: its core revision ${pin.core} is not pinned in spec/revisions.json`);
+    const built = await buildExtension(pin, core, { root, mirror: options.mirror });
+    extensions.push(built);
+    targets.set(built.model.pin.revision, [...built.targets]);
+  }
+  // Extensions compile into the same shared module, so a definition they share with a core
+  // revision is one validator.
+  const shared = emitSharedValidators([...models, ...extensions.map((built) => built.model)], targets);
   // A revision being added has its patch list in options.patches; its file is written afterwards.
   const pending = new Map(
     [...(options.patches ?? new Map<string, readonly Patch[]>())].filter(([rev]) => !existsSync(join(root, 'spec', 'patches', `${rev}.json`))).map(([rev, list]) => [`${rev}.json`, patchFileText(list)]),
@@ -124,14 +141,16 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
   const allHash = sha256(pins.map((p) => p.sha256).join('\n'));
   const files: GeneratedFiles = new Map();
   const put = (path: string, label: string, hash: string, body: string) => files.set(path, `${header(label, hash)}${body}`);
+  const sharedLabel = [allLabel, ...extensions.map((built) => extensionSourceKey(built.pin))].join(', ');
+  const sharedHash = extensions.length === 0 ? allHash : sha256([...pins.map((p) => p.sha256), ...extensions.map((built) => built.pin.sha256)].join('\n'));
 
   const template = (name: string) => readFileSync(join(root, 'codegen', 'templates', name), 'utf8');
   put('contract.ts', allLabel, allHash, template('contract.ts'));
   put('shared/validator-support.ts', allLabel, allHash, template('validator-support.ts').replace(`from './contract.js'`, `from '../contract.js'`));
   put(
     'shared/validators.ts',
-    allLabel,
-    allHash,
+    sharedLabel,
+    sharedHash,
     `// @ts-nocheck -- ajv's standalone output is plain JavaScript; the typed surface is each revision's validators.ts.\n` +
       `import type { Validator } from '../contract.js';\nimport { equal, formats, ucs2length } from './validator-support.js';\n` +
       `${shared.code.replace(/\/\*# sourceURL="[^"]*" \*\/;?/g, '').replace(/export const ([A-Za-z0-9_]+) = (validate\d+);/g, 'export const $1 = $2 as unknown as Validator;\n')}\n`,
@@ -175,6 +194,39 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
       files: emitted,
     };
     files.set(`${rev}/MANIFEST.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+
+  for (const built of extensions) {
+    const { pin, model, table } = built;
+    const dir = `extensions/${pin.name}`;
+    let body: Record<string, string>;
+    try {
+      body = await emitExtensionFiles(built, shared.exports.get(model.pin.revision)!, emitMethodsFile);
+    } catch (error) {
+      throw asCodegenError(extensionSourceKey(pin), error);
+    }
+    const emitted: Record<string, string> = {};
+    for (const [name, content] of Object.entries(body)) {
+      put(`${dir}/${name}`, `extension ${pin.id} ${pin.version}`, pin.sha256, content);
+      emitted[name] = sha256(files.get(`${dir}/${name}`)!);
+    }
+    const manifest = {
+      extension: pin.id,
+      name: pin.name,
+      version: pin.version,
+      coreRevision: pin.core,
+      schemaSha256: pin.sha256,
+      codegenSha256: cgHash,
+      patches: model.patches,
+      counts: {
+        definitions: built.local.length,
+        referencedFromCore: built.referenced.length,
+        requests: table.methods.filter((m) => m.kind === 'request').length,
+        notifications: table.methods.filter((m) => m.kind === 'notification').length,
+      },
+      files: emitted,
+    };
+    files.set(`${dir}/MANIFEST.json`, `${JSON.stringify(manifest, null, 2)}\n`);
   }
 
   const released = pins.filter((p) => p.status === 'released');
@@ -267,7 +319,7 @@ export function diffOutput(files: GeneratedFiles, outDir: string, label = 'gener
 }
 
 /** Keeps package.json's subpath exports in step with the pinned revisions. */
-export function syncPackageExports(root: string, pins: readonly RevisionPin[], check: boolean): string[] {
+export function syncPackageExports(root: string, pins: readonly RevisionPin[], check: boolean, extensions: readonly ExtensionPin[] = readExtensionPins(root)): string[] {
   const file = join(root, 'package.json');
   const pkg = JSON.parse(readFileSync(file, 'utf8')) as { exports?: Record<string, unknown> };
   const exportsMap: Record<string, unknown> = { ...(pkg.exports ?? {}) };
@@ -277,6 +329,13 @@ export function syncPackageExports(root: string, pins: readonly RevisionPin[], c
     if (JSON.stringify(exportsMap[`./${pin.revision}`]) !== JSON.stringify(want)) {
       problems.push(`package.json lacks the subpath export ./${pin.revision}`);
       exportsMap[`./${pin.revision}`] = want;
+    }
+  }
+  for (const pin of extensions) {
+    const want = { types: `./dist/generated/extensions/${pin.name}/index.d.ts`, default: `./dist/generated/extensions/${pin.name}/index.js` };
+    if (JSON.stringify(exportsMap[`./extensions/${pin.name}`]) !== JSON.stringify(want)) {
+      problems.push(`package.json lacks the subpath export ./extensions/${pin.name}`);
+      exportsMap[`./extensions/${pin.name}`] = want;
     }
   }
   if (!check && problems.length > 0) {

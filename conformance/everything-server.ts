@@ -14,9 +14,17 @@ import { headerParameters, httpExtra, InMemoryEventStore, ProtocolError, SdkErro
 import { createMcpNodeServer, StdioServerTransport, type McpNodeServer } from '../runtime/node/index.js';
 import { complete, prompts, readResource, resources, templates, tools as baseTools, type ToolIo } from './fixtures.js';
 import { inputPrompt, inputTools } from './fixtures-input.js';
+import { taskTools } from './fixtures-tasks.js';
+import { TasksExtension } from '../runtime/extensions/tasks/index.js';
 
 /** Every tool fixture: the stateful-era ones, then those added for the stateless era. */
 const tools = [...baseTools, ...inputTools];
+
+/**
+ * The tasks extension, one for the whole process: on HTTP each stateless request gets its own
+ * Server, and every one of them must see the same tasks.
+ */
+const tasks = new TasksExtension({ pollIntervalMs: 200 });
 
 /** Servers that are live, so that a list change reaches every client (on HTTP, each stateless request has its own). */
 const liveServers = new Set<Server>();
@@ -79,6 +87,7 @@ export function createEverythingServer(options: EverythingOptions = {}): Server 
     capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, logging: {}, completions: {} },
     instructions: 'Fixtures for the MCP conformance suite: test_* tools, test:// resources and test_* prompts.',
     onerror,
+    extensions: [tasks],
     ...(maxRevision === undefined ? {} : { supportedRevisions: statefulRevisions.filter((revision) => revision <= maxRevision) }),
   });
   const subscriptions = new Set<string>();
@@ -94,8 +103,10 @@ export function createEverythingServer(options: EverythingOptions = {}): Server 
     return read?.ok === true ? read.parameters : undefined;
   };
 
-  server.setRequestHandler('tools/list', () => ({ tools: tools.map((fixture) => fixture.tool) }));
+  server.setRequestHandler('tools/list', () => ({ tools: [...tools.map((fixture) => fixture.tool), ...taskTools.map((fixture) => fixture.tool)] }));
   server.setRequestHandler('tools/call', async (params, context) => {
+    const taskFixture = taskTools.find((candidate) => candidate.tool.name === params.name);
+    if (taskFixture !== undefined) return (await taskFixture.call(params.arguments ?? {}, context, tasks)) as Stateful.CallToolResult;
     const fixture = tools.find((candidate) => candidate.tool.name === params.name);
     if (fixture === undefined) {
       throw new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `Unknown tool: ${params.name}`);

@@ -529,7 +529,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     if (identity !== undefined) this.serverInfoValue = identity;
     let returned: unknown = result;
     if (Array.isArray(result.tools)) returned = this.learnTools(result);
-    this.cache?.store(method, params, returned);
+    // Only results the schema gives cache hints carry them; an extension's `ttlMs` (a task's lifetime) is no hint.
+    if (this.protocol.revision?.methods[method]?.cacheable === true) this.cache?.store(method, params, returned);
     return returned;
   }
 

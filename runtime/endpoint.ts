@@ -6,6 +6,7 @@ import type { Side } from './method-table.js';
 import { Protocol, type ProtocolOptions } from './protocol.js';
 import type { NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from './request-context.js';
 import type { Transport } from './transport.js';
+import { declareExtensions, type Extension } from './extensions/extension.js';
 
 /** Options shared by Client and Server. */
 export interface EndpointOptions {
@@ -22,6 +23,11 @@ export interface EndpointOptions {
   readonly defaultTimeoutMs?: number;
   /** Receives errors that have no caller to reject. */
   readonly onerror?: (error: Error) => void;
+  /**
+   * Extensions this endpoint speaks: each is declared under `capabilities.extensions` and
+   * installs its methods (see {@link Extension}).
+   */
+  readonly extensions?: readonly Extension[];
 }
 
 /**
@@ -36,13 +42,16 @@ export abstract class Endpoint {
   /** Revisions this endpoint speaks, oldest first. */
   readonly supportedRevisions: readonly string[];
   private readonly modules: readonly RevisionModule[];
+  /** The extensions this endpoint speaks, as given in its options. */
+  readonly extensions: readonly Extension[];
 
   protected readonly ownCapabilities: CapabilityObject;
   protected peerCapabilitiesValue: CapabilityObject | undefined;
   protected negotiated: string | undefined;
 
   protected constructor(side: Side, capabilities: CapabilityObject, modules: readonly RevisionModule[], options: EndpointOptions) {
-    this.ownCapabilities = capabilities;
+    this.ownCapabilities = declareExtensions(capabilities, options.extensions);
+    this.extensions = options.extensions ?? [];
     this.modules = modules;
     this.supportedRevisions = modules.map((module) => module.revision);
     // Until the peer's first message says otherwise, the engine speaks the newest revision with a
@@ -60,6 +69,7 @@ export abstract class Endpoint {
     this.protocol.onclose = () => this.onclose?.();
     // Ping is answered in every state, by both roles.
     this.protocol.setRequestHandler('ping', () => ({}));
+    for (const extension of this.extensions) extension.install?.(this);
   }
 
   /** The negotiated protocol revision, once the handshake completed. */

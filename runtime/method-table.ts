@@ -13,6 +13,12 @@ export interface CustomRequestSpec {
   readonly direction: MethodDirection;
   /** Whether `params` must be present; default false. */
   readonly paramsRequired?: boolean;
+  /**
+   * The extension that defines the method. An extension's method may share its name with a
+   * method of some revision (the 2026 tasks extension's `tasks/get` and 2025-11-25's): it
+   * serves the revisions that lack the name, and the revision's own method wins elsewhere.
+   */
+  readonly extension?: string;
 }
 
 /** A notification outside the schema that the application adds, with its own validator. */
@@ -23,6 +29,8 @@ export interface CustomNotificationSpec {
   readonly direction: MethodDirection;
   /** Whether `params` must be present; default false. */
   readonly paramsRequired?: boolean;
+  /** The extension that defines the notification (see CustomRequestSpec.extension). */
+  readonly extension?: string;
 }
 
 /** What the engine needs to know about one method, whether from the revision or custom. */
@@ -59,6 +67,10 @@ export function peerOf(side: Side): Side {
 export class MethodTable {
   private revisionModule: RevisionModule | undefined;
   private readonly customMethods = new Map<string, ResolvedMethod>();
+  /** Extra results of revision methods (an extension's), by method and `resultType`. */
+  private readonly alternatives = new Map<string, Map<string, Validator>>();
+  /** Result validators with their alternatives, built once per base validator and method. */
+  private readonly widened = new Map<string, { base: Validator; widened: Validator }>();
 
   constructor(revision?: RevisionModule) {
     this.revisionModule = revision;
@@ -75,7 +87,7 @@ export class MethodTable {
 
   /** Adds a custom request; throws when the name is taken by the revision or another custom method. */
   addRequest(method: string, spec: CustomRequestSpec): void {
-    this.assertFree(method);
+    this.assertFree(method, spec.extension !== undefined);
     this.customMethods.set(method, {
       method,
       kind: 'request',
@@ -90,7 +102,7 @@ export class MethodTable {
 
   /** Adds a custom notification; throws when the name is taken. */
   addNotification(method: string, spec: CustomNotificationSpec): void {
-    this.assertFree(method);
+    this.assertFree(method, spec.extension !== undefined);
     this.customMethods.set(method, {
       method,
       kind: 'notification',
@@ -101,6 +113,20 @@ export class MethodTable {
       result: null,
       custom: true,
     });
+  }
+
+  /**
+   * Lets the result of `method` also be one whose `resultType` is `resultType`, checked by
+   * `validator`: how an extension adds a result shape (a task handle) to a revision's method.
+   */
+  addResultAlternative(method: string, resultType: string, validator: Validator): void {
+    let members = this.alternatives.get(method);
+    if (members === undefined) {
+      members = new Map();
+      this.alternatives.set(method, members);
+    }
+    members.set(resultType, validator);
+    this.widened.delete(method);
   }
 
   /** Removes a custom method; returns whether one was registered. */
@@ -120,16 +146,32 @@ export class MethodTable {
         embedded: info.embedded,
         paramsRequired: info.paramsRequired,
         params: info.params,
-        result: info.result,
+        result: info.result === null ? null : this.withAlternatives(method, info.result),
         custom: false,
       };
     }
     return this.customMethods.get(method);
   }
 
-  private assertFree(method: string): void {
+  private withAlternatives(method: string, base: Validator): Validator {
+    const members = this.alternatives.get(method);
+    if (members === undefined) return base;
+    const cached = this.widened.get(method);
+    if (cached?.base === base) return cached.widened;
+    const check = ((value: unknown): boolean => {
+      const type = typeof value === 'object' && value !== null ? (value as { resultType?: unknown }).resultType : undefined;
+      const chosen = (typeof type === 'string' ? members.get(type) : undefined) ?? base;
+      const ok = chosen(value);
+      check.errors = ok ? null : chosen.errors;
+      return ok;
+    }) as Validator;
+    this.widened.set(method, { base, widened: check });
+    return check;
+  }
+
+  private assertFree(method: string, extension = false): void {
     const methods = this.revisionModule?.methods;
-    if (methods !== undefined && Object.hasOwn(methods, method)) {
+    if (!extension && methods !== undefined && Object.hasOwn(methods, method)) {
       throw new Error(`${method} is defined by revision ${this.revisionModule!.revision}`);
     }
     if (this.customMethods.has(method)) {

@@ -1,4 +1,4 @@
-import type { RevisionModule } from './contract.js';
+import type { RevisionModule, Validator } from './contract.js';
 import { Dispatcher } from './dispatcher.js';
 import { asError, messageOf, type ProtocolError, SdkError } from './errors.js';
 import {
@@ -175,6 +175,11 @@ export class Protocol {
     this.dispatcher.requestHandlers.set(method, handler as unknown as RequestHandler);
   }
 
+  /** True when a handler for incoming request `method` is registered. */
+  handles(method: string): boolean {
+    return this.dispatcher.requestHandlers.has(method);
+  }
+
   /** Unregisters a request handler; the method is then answered with METHOD_NOT_FOUND. */
   removeRequestHandler(method: string): void {
     this.dispatcher.requestHandlers.delete(method);
@@ -201,6 +206,14 @@ export class Protocol {
   /** Adds a notification method that is not in the schema. Throws when the name is taken. */
   registerCustomNotification(method: string, spec: CustomNotificationSpec): void {
     this.methods.addNotification(method, spec);
+  }
+
+  /**
+   * Lets `method`'s result also have `resultType` (checked by `validator`) both ways: how an
+   * extension adds a result shape, such as a task handle on tools/call.
+   */
+  addResultAlternative(method: string, resultType: string, validator: Validator): void {
+    this.methods.addResultAlternative(method, resultType, validator);
   }
 
   /** Removes a custom method registration; returns whether there was one. */

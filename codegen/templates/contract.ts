@@ -100,3 +100,30 @@ export interface RevisionModule {
   /** Validators for the capability objects and other definitions the runtime checks by name. */
   readonly definitions: Readonly<Record<string, Validator>>;
 }
+
+/**
+ * A generated extension (negotiated under `capabilities.extensions`): its own methods, the
+ * results it adds to core methods, and validators for its definitions. Definitions it shares
+ * with its core revision are that revision's, not copies.
+ */
+export interface ExtensionModule {
+  /** The extension identifier, its key in `capabilities.extensions`. */
+  readonly id: string;
+  /** Short name, also the folder and subpath (`tasks`). */
+  readonly name: string;
+  /** The pinned version of the extension's schema (`draft`, or a date). */
+  readonly version: string;
+  /** The core revision whose definitions the extension's schema re-declares. */
+  readonly coreRevision: string;
+  /** sha256 of the (unpatched) extension schema. */
+  readonly schemaSha256: string;
+  /** The extension's own requests and notifications, keyed by method name. */
+  readonly methods: Readonly<Record<string, MethodInfo>>;
+  /**
+   * Results the extension allows on core methods, by method and `resultType`, e.g.
+   * `{ 'tools/call': { task: validateCreateTaskResult } }`.
+   */
+  readonly resultAlternatives: Readonly<Record<string, Readonly<Record<string, Validator>>>>;
+  /** Validators by definition name: the extension's own and the core ones it uses. */
+  readonly definitions: Readonly<Record<string, Validator>>;
+}

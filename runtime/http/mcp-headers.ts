@@ -149,7 +149,8 @@ export function parameterHeaders(parameters: readonly HeaderParameter[], args: u
  */
 export function standardHeaders(method: string, params: unknown): Record<string, string> {
   const headers: Record<string, string> = { [METHOD_HEADER]: method };
-  const name = isJsonObject(params) ? (typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined) : undefined;
+  // The same targets the server checks: a tool or prompt name, a resource URI, a task id.
+  const name = isJsonObject(params) ? (typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : typeof params.taskId === 'string' ? params.taskId : undefined) : undefined;
   if (name !== undefined) headers[NAME_HEADER] = encodeHeaderValue(name);
   return headers;
 }

@@ -97,6 +97,11 @@ export class StatelessHttpLeg {
     if (refusal !== undefined) return refusal;
     const server = await this.options.serverFactory();
     const params = isJsonObject(message.params) ? message.params : {};
+    const misnamed = server.protocol.handles(message.method) ? this.nameMismatch(request, params) : undefined;
+    if (misnamed !== undefined) {
+      void server.close().catch(() => undefined);
+      return this.mismatch(message, misnamed);
+    }
     const parameters = message.method === 'tools/call' && typeof params.name === 'string' ? server.toolHeaderParameters?.(params.name) : undefined;
     if (parameters !== undefined && params.arguments !== undefined) {
       const mismatch = parameterHeaderMismatch(parameters, params.arguments, (name) => request.header(name));
@@ -132,17 +137,21 @@ export class StatelessHttpLeg {
     if (method.trim() !== message.method) {
       return this.mismatch(message, `the Mcp-Method header ${JSON.stringify(method.trim())} does not match the method ${JSON.stringify(message.method)}`);
     }
-    const params = message.params;
-    const target = isJsonObject(params) ? (typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : typeof params.taskId === 'string' ? params.taskId : undefined) : undefined;
-    if (target !== undefined) {
-      const raw = request.header('mcp-name');
-      if (raw === undefined) return this.mismatch(message, 'the Mcp-Name header is required for this method');
-      const name = decodeHeaderValue(raw);
-      if (name !== target) {
-        return this.mismatch(message, name === undefined ? 'the Mcp-Name header is not a valid header value' : `the Mcp-Name header ${JSON.stringify(name)} does not match the body value ${JSON.stringify(target)}`);
-      }
-    }
     return undefined;
+  }
+
+  /**
+   * Why `Mcp-Name` disagrees with the name, URI or task id the body names, if it does. Checked
+   * only for methods the server serves, so that an unknown method still gets its 404.
+   */
+  private nameMismatch(request: HttpRequestView, params: Record<string, unknown>): string | undefined {
+    const target = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : typeof params.taskId === 'string' ? params.taskId : undefined;
+    if (target === undefined) return undefined;
+    const raw = request.header('mcp-name');
+    if (raw === undefined) return 'the Mcp-Name header is required for this method';
+    const name = decodeHeaderValue(raw);
+    if (name === target) return undefined;
+    return name === undefined ? 'the Mcp-Name header is not a valid header value' : `the Mcp-Name header ${JSON.stringify(name)} does not match the body value ${JSON.stringify(target)}`;
   }
 
   private mismatch(message: JSONRPCRequest, reason: string): HttpReply {

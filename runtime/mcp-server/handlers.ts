@@ -11,6 +11,7 @@ import { listedResources, locate, resourceNotFound, type ResourceEntry, type Tem
 import type { McpSession } from './session.js';
 import type { CacheHint } from '../stateless/subscriptions.js';
 import { callTool, type ToolEntry } from './tools.js';
+import { callToolThrough } from '../extensions/extension.js';
 
 /** What the per-session handlers read from the McpServer. */
 export interface ServerHost extends SchemaCache {
@@ -55,7 +56,8 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
       const entry = host.tools.find(params.name, session);
       // An unknown tool is a protocol error (the tools page's own example uses -32602).
       if (entry === undefined) throw new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `Unknown tool: ${params.name}`);
-      return callTool(entry, params, contextOf(request));
+      // Extensions (tasks) may run the call another way, or later.
+      return callToolThrough(server.extensions, entry.definition, request, (context) => callTool(entry, params, contextOf(context))) as Promise<Stateful.CallToolResult>;
     });
   }
   if (capabilities.resources !== undefined) {

@@ -1,0 +1,303 @@
+/**
+ * Extensions through the generator: an extension's schema is pinned like a revision
+ * (spec/extensions.json, hash-checked, patched from spec/patches/extension-<name>-<version>.json)
+ * and generated into generated/extensions/<name>/. Its schema comes from another generator
+ * (Zod's JSON Schema output, one `$schema` per definition, `allOf` compositions) and
+ * re-declares the core definitions it uses; those that are identical to the core revision's
+ * (after patches, with everything they reach) are re-exported from the core module, not copied.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inlineParamsTarget, validatorName } from './emit-revision.js';
+import { emitTypes } from './emit-types.js';
+import type { ValidatorTarget } from './emit-validators.js';
+import { EXTENSION_OVERLAY } from './extension-overlay.js';
+import type { MethodSpec, RevisionTable } from './method-table.js';
+import { buildModel, CodegenError, reachable, type RevisionModel } from './model.js';
+import { applyPatches, loadPatches } from './patches.js';
+import { canonicalJson, isSchemaObject, refTarget, type Schema, stripAnnotations } from './schema-walk.js';
+import { loadSchema, SpecSourceError, type RevisionPin } from './spec-source.js';
+
+/** One pinned extension schema as recorded in spec/extensions.json. */
+export interface ExtensionPin {
+  /** Short name: folder under generated/extensions/ and package subpath. */
+  readonly name: string;
+  /** Extension identifier, its key in `capabilities.extensions`. */
+  readonly id: string;
+  /** Version folder of the schema in its repository (`draft`, or a date). */
+  readonly version: string;
+  /** The core revision whose definitions the schema re-declares. */
+  readonly core: string;
+  readonly repository: string;
+  readonly url: string;
+  readonly sha256: string;
+}
+
+/** An extension loaded, patched, mapped against its core revision. */
+export interface BuiltExtension {
+  readonly pin: ExtensionPin;
+  /** All definitions of the extension (patched, draft-07 form); `pin.revision` is `extensions/<name>`. */
+  readonly model: RevisionModel;
+  /** Definitions generated here, sorted. */
+  readonly local: readonly string[];
+  /** Definitions identical to the core revision's, re-exported from it, sorted. */
+  readonly referenced: readonly string[];
+  readonly table: RevisionTable;
+  /** Core method → names of the extension's result definitions it allows. */
+  readonly resultAlternatives: Readonly<Record<string, readonly string[]>>;
+  /** What the shared validator module must compile for this extension. */
+  readonly targets: readonly ValidatorTarget[];
+}
+
+/** Reads spec/extensions.json; a root without the file pins no extension. */
+export function readExtensionPins(root: string): ExtensionPin[] {
+  const file = join(root, 'spec', 'extensions.json');
+  if (!existsSync(file)) return [];
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { extensions?: unknown };
+  if (!Array.isArray(parsed.extensions)) throw new SpecSourceError(`${file}: "extensions" must be an array`);
+  return parsed.extensions.map((entry: Record<string, unknown>, i: number) => {
+    for (const key of ['name', 'id', 'version', 'core', 'repository', 'url', 'sha256']) {
+      if (typeof entry[key] !== 'string' || entry[key] === '') throw new SpecSourceError(`${file}: extensions[${i}].${key} must be a non-empty string`);
+    }
+    if (!/^[0-9a-f]{64}$/.test(entry.sha256 as string)) throw new SpecSourceError(`${file}: extensions[${i}].sha256 must be 64 lowercase hex digits`);
+    if (!/^[a-z][a-z0-9-]*$/.test(entry.name as string)) throw new SpecSourceError(`${file}: extensions[${i}].name must be kebab-case`);
+    return entry as unknown as ExtensionPin;
+  });
+}
+
+/** The key the loader and the mirror use: `$MCP_SPEC_MIRROR/extensions/<name>/<version>/schema.json`. */
+export function extensionSourceKey(pin: ExtensionPin): string {
+  return `extensions/${pin.name}/${pin.version}`;
+}
+
+/** The patch list's name: `spec/patches/extension-<name>-<version>.json`. */
+export function extensionPatchKey(pin: ExtensionPin): string {
+  return `extension-${pin.name}-${pin.version}`;
+}
+
+/**
+ * Drops the per-definition `$schema` Zod writes when it names the document's own dialect
+ * (ajv would look it up as a meta-schema); any other dialect is refused.
+ */
+export function normalizeDefinitions(key: string, document: Record<string, unknown>): Record<string, unknown> {
+  const defs = (document.$defs ?? document.definitions) as unknown;
+  if (!isSchemaObject(defs)) throw new CodegenError(`${key}: schema has no $defs`);
+  const out: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(defs)) {
+    if (!isSchemaObject(def)) throw new CodegenError(`${key}: definition ${name} is not a schema object`);
+    const { $schema, ...rest } = def;
+    if ($schema !== undefined && $schema !== document.$schema) {
+      throw new CodegenError(`${key}: definition ${name} declares dialect ${JSON.stringify($schema)}, not the document's ${JSON.stringify(document.$schema)}`);
+    }
+    out[name] = rest;
+  }
+  const { $defs: _defs, definitions: _definitions, ...top } = document;
+  return { ...top, $defs: out };
+}
+
+/** Properties and required names of a definition, merged over its inline `allOf` members. */
+function ownShape(def: Schema): { properties: Record<string, Schema>; required: string[]; bases: string[] } {
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  const bases: string[] = [];
+  const visit = (schema: Schema) => {
+    const base = refTarget(schema.$ref);
+    if (base !== null) bases.push(base);
+    if (isSchemaObject(schema.properties)) Object.assign(properties, schema.properties);
+    if (Array.isArray(schema.required)) required.push(...(schema.required as string[]));
+    for (const member of (schema.allOf as unknown[] | undefined) ?? []) if (isSchemaObject(member)) visit(member);
+  };
+  visit(def);
+  return { properties, required, bases };
+}
+
+function stubName(kind: 'request' | 'notification', definition: string): string {
+  const base = definition.replace(/(Request|Notification)$/, '');
+  return kind === 'request' ? base.charAt(0).toLowerCase() + base.slice(1) : `notify${base}`;
+}
+
+/** The extension's methods: definitions built on JSONRPCRequest / JSONRPCNotification with a method const. */
+function buildExtensionTable(key: string, model: RevisionModel, name: string, id: string): RevisionTable {
+  const facts = EXTENSION_OVERLAY[name];
+  if (facts === undefined) throw new CodegenError(`${key}: codegen/extension-overlay.ts has no entry for extension ${name}`);
+  const methods: MethodSpec[] = [];
+  for (const [definition, def] of Object.entries(model.definitions)) {
+    const shape = ownShape(def);
+    const kind = shape.bases.includes('JSONRPCRequest') ? 'request' : shape.bases.includes('JSONRPCNotification') ? 'notification' : null;
+    const methodSchema = shape.properties.method;
+    if (kind === null || !isSchemaObject(methodSchema) || typeof methodSchema.const !== 'string') continue;
+    const method = methodSchema.const;
+    const direction = facts.directions[method];
+    if (direction === undefined) throw new CodegenError(`${key}: method ${method} (${definition}) has no direction in codegen/extension-overlay.ts`);
+    const params = shape.properties.params;
+    const paramsDefinition = isSchemaObject(params) ? refTarget(params.$ref) : null;
+    let results: string[] = [];
+    if (kind === 'request') {
+      const result = `${definition.replace(/Request$/, '')}Result`;
+      if (model.definitions[result] === undefined) throw new CodegenError(`${key}: request ${definition} has no ${result} definition`);
+      results = [result];
+    }
+    methods.push({
+      method,
+      kind,
+      direction,
+      embedded: false,
+      definition,
+      paramsDefinition,
+      paramsSchema: paramsDefinition === null && isSchemaObject(params) ? params : null,
+      paramsRequired: shape.required.includes('params'),
+      resultDefinitions: results,
+      // Requests need the receiver (the server) to declare the extension; the status
+      // notification needs its sender (the server) to.
+      capability: { holder: kind === 'request' ? 'receiver' : 'sender', path: ['extensions', id] },
+      paginatedField: null,
+      cacheable: false,
+      stubName: stubName(kind, definition),
+    });
+  }
+  for (const method of Object.keys(facts.directions)) {
+    if (!methods.some((spec) => spec.method === method)) throw new CodegenError(`${key}: codegen/extension-overlay.ts names method ${method}, which the schema does not define`);
+  }
+  methods.sort((a, b) => (a.method < b.method ? -1 : 1));
+  return { methods, errorCodes: [], batching: false, loggingLevels: [], warnings: [] };
+}
+
+/**
+ * Names of the extension's definitions that are the core revision's: same name, same
+ * validation (annotations ignored), and the same for every definition they reach.
+ */
+export function sharedWithCore(extension: RevisionModel, core: RevisionModel): Set<string> {
+  const same = (name: string) =>
+    core.definitions[name] !== undefined &&
+    canonicalJson(stripAnnotations(extension.definitions[name])) === canonicalJson(stripAnnotations(core.definitions[name]));
+  const shared = new Set<string>();
+  for (const name of Object.keys(extension.definitions)) {
+    if (reachable(extension, [name]).every(same)) shared.add(name);
+  }
+  return shared;
+}
+
+/** Loads, normalizes and patches an extension's schema and maps it against its core revision. */
+export async function buildExtension(pin: ExtensionPin, core: RevisionModel, options: { root: string; mirror?: string | undefined }): Promise<BuiltExtension> {
+  const key = extensionSourceKey(pin);
+  if (core.pin.revision !== pin.core) throw new CodegenError(`${key}: built against ${core.pin.revision}, but its pin names core revision ${pin.core}`);
+  const sourcePin: RevisionPin = { revision: key, url: pin.url, sha256: pin.sha256, era: core.pin.era, status: 'draft' };
+  const loaded = await loadSchema(sourcePin, { mirror: options.mirror, cacheDir: join(options.root, '.cache', 'spec') });
+  const patches = loadPatches(extensionPatchKey(pin), options.root);
+  const patched = applyPatches(key, normalizeDefinitions(key, loaded.document), patches) as Record<string, unknown>;
+  const model = buildModel({ ...sourcePin, revision: `extensions/${pin.name}` }, patched, patches.map((p) => p.id));
+  const shared = sharedWithCore(model, core);
+  const local = Object.keys(model.definitions).filter((name) => !shared.has(name)).sort();
+  const referenced = [...shared].sort();
+  const table = buildExtensionTable(key, model, pin.name, pin.id);
+  const facts = EXTENSION_OVERLAY[pin.name]!;
+  for (const [method, names] of Object.entries(facts.resultAlternatives)) {
+    for (const name of names) {
+      if (!local.includes(name)) throw new CodegenError(`${key}: result alternative ${name} of ${method} is not a definition of the extension`);
+      if (typeof resultTypeOf(model, name) !== 'string') throw new CodegenError(`${key}: result alternative ${name} of ${method} has no resultType const to dispatch on`);
+    }
+  }
+  const targets: ValidatorTarget[] = local.map((name) => ({ name, schema: model.definitions[name]! }));
+  for (const spec of table.methods) {
+    if (spec.paramsDefinition === null && spec.paramsSchema !== null) targets.push({ name: inlineParamsTarget(spec), schema: spec.paramsSchema });
+  }
+  return { pin, model, local, referenced, table, resultAlternatives: facts.resultAlternatives, targets };
+}
+
+/** The `resultType` const of a result definition, looking through `allOf`. */
+function resultTypeOf(model: RevisionModel, name: string): unknown {
+  const value = ownShape(model.definitions[name]!).properties.resultType;
+  return isSchemaObject(value) ? value.const : undefined;
+}
+
+function q(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** The files of generated/extensions/<name>/ (without headers), by file name. */
+export async function emitExtensionFiles(built: BuiltExtension, exportsOf: ReadonlyMap<string, string>, emitMethods: (model: RevisionModel, table: RevisionTable) => string): Promise<Record<string, string>> {
+  const { pin, model, local, referenced, table } = built;
+  const coreDir = `../../${pin.core}`;
+  const localModel: RevisionModel = { ...model, definitions: Object.fromEntries(local.map((name) => [name, model.definitions[name]!])) };
+  const usedCore = referenced.filter((name) => local.some((own) => reachable(model, [own]).includes(name)));
+  const types = [
+    `/** Definitions the extension shares with ${pin.core}: the core revision's own types. */`,
+    `export type { ${referenced.join(', ')} } from '${coreDir}/types.js';`,
+    ...(usedCore.length > 0 ? [`import type { ${usedCore.join(', ')} } from '${coreDir}/types.js';`] : []),
+    '',
+    await emitTypes(localModel),
+  ].join('\n');
+
+  const validatorLines = [
+    `import type { Validator } from '../../contract.js';`,
+    `import * as V from '../../shared/validators.js';`,
+    `import type * as T from './types.js';`,
+    '',
+    `export { ${referenced.map(validatorName).join(', ')} } from '${coreDir}/validators.js';`,
+    '',
+  ];
+  for (const name of local) {
+    validatorLines.push(`/** Checks a value against the \`${name}\` definition. */`);
+    validatorLines.push(`export const ${validatorName(name)} = V.${exportsOf.get(name)} as Validator<T.${name}>;`);
+  }
+  for (const spec of table.methods) {
+    if (spec.paramsDefinition !== null || spec.paramsSchema === null) continue;
+    const target = inlineParamsTarget(spec);
+    validatorLines.push(`/** Checks the inline \`params\` of \`${spec.method}\`. */`);
+    validatorLines.push(`export const ${validatorName(target)} = V.${exportsOf.get(target)} as Validator<NonNullable<T.${spec.definition}['params']>>;`);
+  }
+
+  const methods = emitMethods(localModel, table)
+    .replace(/from '\.\.\/contract\.js'/g, `from '../../contract.js'`)
+    .replace(/from '\.\.\/shared\//g, `from '../../shared/`)
+    .replace('Every request and notification of this revision', `Every request and notification of the ${pin.name} extension`)
+    .replace('A method name of this revision.', `A method name of the ${pin.name} extension.`)
+    .replace('The method maps of this revision in one type, for typing a Client or Server pinned to it.', `The method maps of the ${pin.name} extension in one type.`);
+
+  const alternatives = Object.entries(built.resultAlternatives).map(
+    ([method, names]) => `  ${q(method)}: { ${names.map((name) => `${q(String(resultTypeOf(model, name)))}: ${validatorName(name)}`).join(', ')} },`,
+  );
+  const altValidators = [...new Set(Object.values(built.resultAlternatives).flat())].map(validatorName);
+  const all = [...new Set([...local, ...referenced])].sort();
+  const index = [
+    `import type { ExtensionModule, Validator } from '../../contract.js';`,
+    `import { methods } from './methods.js';`,
+    `import * as validators from './validators.js';`,
+    '',
+    `export type * from './types.js';`,
+    `export * from './validators.js';`,
+    `export * from './methods.js';`,
+    '',
+    `/** The extension identifier: its key in \`capabilities.extensions\`. */`,
+    `export const extensionId = ${q(pin.id)};`,
+    `/** The pinned version of the extension's schema. */`,
+    `export const version = ${q(pin.version)};`,
+    `/** The core revision whose definitions the extension shares. */`,
+    `export const coreRevision = ${q(pin.core)};`,
+    `/** sha256 of the upstream extension schema. */`,
+    `export const schemaSha256 = ${q(pin.sha256)};`,
+    '',
+    `/** Results the extension allows on core methods, by method and \`resultType\`. */`,
+    `export const resultAlternatives = {`,
+    ...alternatives,
+    `} as const satisfies Readonly<Record<string, Readonly<Record<string, Validator>>>>;`,
+    '',
+    `/** Everything the runtime needs to speak this extension. */`,
+    `export const extensionModule: ExtensionModule = {`,
+    `  id: extensionId,`,
+    `  name: ${q(pin.name)},`,
+    `  version,`,
+    `  coreRevision,`,
+    `  schemaSha256,`,
+    `  methods,`,
+    `  resultAlternatives,`,
+    `  definitions: {`,
+    ...all.map((name) => `    ${name}: validators.${validatorName(name)},`),
+    `  },`,
+    `};`,
+    '',
+  ].join('\n');
+  // The result-alternative validators are used by name in `resultAlternatives`.
+  const indexWithImports = index.replace(`import * as validators from './validators.js';`, `import * as validators from './validators.js';\nimport { ${altValidators.join(', ')} } from './validators.js';`);
+  return { 'types.ts': types, 'validators.ts': `${validatorLines.join('\n')}\n`, 'methods.ts': methods, 'index.ts': indexWithImports };
+}

@@ -275,12 +275,16 @@ export class OAuthAuthorizer {
 
   /**
    * The scope to request: the step-up union; else the challenge's scope together with what was
-   * asked for before; else the resource's `scopes_supported`; else none. `offline_access` is
-   * added only where the authorization server lists it.
+   * asked for before (or the provider's `scope`); else the provider's `scope`, else the
+   * resource's `scopes_supported`; else none. `offline_access` is added only where the
+   * authorization server lists it.
    */
   private selectScope(target: AuthorizationTarget, challenge: BearerChallenge | undefined, stepUpScope: string | undefined, previous: StoredTokens | undefined): string | undefined {
     const carried = previous?.issuer === target.issuer ? previous.requestedScope : undefined;
-    let scope = stepUpScope ?? (challenge?.scope !== undefined ? unionScopes(carried, challenge.scope) : target.scopesSupported?.join(' ') || carried);
+    const configured = this.provider.clientCredentials === undefined ? this.provider.scope : undefined;
+    let scope = stepUpScope ?? (challenge?.scope !== undefined
+      ? unionScopes(carried ?? configured, challenge.scope)
+      : configured !== undefined ? unionScopes(carried, configured) : target.scopesSupported?.join(' ') || carried);
     const words = scope === undefined ? [] : scope.split(/\s+/).filter((word) => word !== '' && word !== OFFLINE_ACCESS);
     const offline = this.provider.offlineAccess !== false && this.provider.clientCredentials === undefined && target.metadata?.scopes_supported?.includes(OFFLINE_ACCESS) === true;
     if (words.length > 0 && offline) words.push(OFFLINE_ACCESS);

@@ -66,6 +66,11 @@ export interface OAuthClientProvider {
    * away); the request that needed the token then fails.
    */
   redirectToAuthorization?(authorizationUrl: URL): Promise<URL | string | undefined>;
+  /**
+   * The scope (space-separated) to request when the server's challenge names none, in place of
+   * the resource's `scopes_supported`; a challenged scope is requested together with it.
+   */
+  readonly scope?: string | undefined;
   /** Machine-to-machine credentials: use the `client_credentials` grant instead of a browser. */
   readonly clientCredentials?: ClientCredentialsConfig | undefined;
   /**

@@ -17,6 +17,8 @@ export interface CliArgs {
   readonly positionals: readonly string[];
   readonly json: boolean;
   readonly help: boolean;
+  /** `login`: print the authorization URL instead of opening a browser. */
+  readonly noBrowser: boolean;
   readonly configFiles: readonly string[];
   readonly cwd: string | undefined;
   readonly stdio: string | undefined;
@@ -41,6 +43,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const values = new Map<string, string[]>();
   let json = false;
   let help = false;
+  let noBrowser = false;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
     if (arg === '--') {
@@ -49,6 +52,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     }
     if (arg === '--json') json = true;
     else if (arg === '-h' || arg === '--help') help = true;
+    else if (arg === '--no-browser') noBrowser = true;
     else if (arg.startsWith('--')) {
       const equals = arg.indexOf('=');
       const option = equals === -1 ? arg : arg.slice(0, equals);
@@ -72,6 +76,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     positionals: positionals.slice(1),
     json,
     help,
+    noBrowser,
     configFiles: values.get('--config') ?? [],
     cwd: last('--cwd'),
     stdio,

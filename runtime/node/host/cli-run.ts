@@ -1,15 +1,20 @@
 /**
  * The `mcpgen` command: lists servers, tools, resources and prompts, calls tools, reads
  * resources and gets prompts, for the servers of the `.mcp.json` configuration or a one-off
- * server given with `--stdio` or `--url`.
+ * server given with `--stdio` or `--url`; `login` and `logout` manage a remote server's OAuth
+ * tokens, which the other commands use silently.
  */
 import { createInterface } from 'node:readline';
+import { OAuthError } from '../../auth/types.js';
 import { SdkError, messageOf } from '../../errors.js';
+import { findHttpTransportError } from '../../http/client-errors.js';
+import { openInBrowser } from '../auth/loopback.js';
 import type { Progress } from '../../pending-requests.js';
 import { EXIT, keyValueArguments, parseArgs, splitCommandLine, UsageError, type CliArgs } from './cli-args.js';
 import { clip, renderPrompt, renderResourceContents, renderToolResult, statusDetail, table } from './cli-format.js';
 import type { ConfigDiagnostic, ServerConfig } from './config.js';
 import { ConnectionManager, type ConnectionManagerOptions } from './manager.js';
+import { NodeOAuth, type LoginResult } from './oauth.js';
 import type { UrlElicitationPrompt } from './url-elicitation.js';
 
 /** Where the CLI reads and writes; the real process by default, buffers in tests. */
@@ -19,6 +24,8 @@ export interface CliIo {
   readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean | undefined };
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly cwd?: string;
+  /** Opens an authorization URL for `login` (default: the platform's browser opener). */
+  readonly openBrowser?: ((url: string) => void | Promise<void>) | undefined;
 }
 
 export const USAGE = `Usage: mcpgen [options] <command> [arguments]
@@ -33,6 +40,9 @@ Commands:
   prompts [server]                      list prompts
   prompt <server> <name> [key=value ...]
                                         get a prompt
+  login <server>                        authorize with the server's OAuth in a browser and keep
+                                        the tokens (the other commands then use them)
+  logout <server>                       forget the server's stored OAuth tokens
 
 Options:
   --json                 print JSON for scripts
@@ -43,17 +53,20 @@ Options:
   --name NAME            the one-off server's name (default: stdio or url)
   --timeout MS           connect timeout (default: $MCP_TIMEOUT or 30000)
   --call-timeout MS      request timeout (default: 60000)
+  --no-browser           login: print the authorization URL instead of opening a browser
   -h, --help             show this help
 
 Configuration: .mcp.json files from the current directory up to the root (closer files win),
 .mcp.local.json beside them (wins over them), and $XDG_CONFIG_HOME/mcpgen/mcp.json (lowest).
+OAuth tokens from login: $XDG_CONFIG_HOME/mcpgen/oauth/ (refreshed silently; a server that
+needs you to authorize again shows needs-auth).
 
 Exit status: 0 success, 1 a request failed or the tool reported an error, 2 bad usage or
 configuration, 3 a server could not be connected.
 `;
 
 /** Commands that name a server as their first argument, and those where it is optional. */
-const SERVER_REQUIRED = new Set(['call', 'read', 'prompt']);
+const SERVER_REQUIRED = new Set(['call', 'read', 'prompt', 'login', 'logout']);
 const SERVER_OPTIONAL = new Set(['tools', 'resources', 'prompts']);
 
 /**
@@ -108,7 +121,7 @@ class CliSession {
 
   async run(): Promise<number> {
     const { command } = this.args;
-    if (command === undefined || !['servers', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt'].includes(command)) {
+    if (command === undefined || !['servers', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout'].includes(command)) {
       throw new UsageError(`unknown command ${JSON.stringify(command)} (try --help)`);
     }
     const manager = this.createManager();
@@ -125,6 +138,8 @@ class CliSession {
     positionals = positionals.slice(1);
 
     if (command === 'servers') return this.servers(manager);
+    if (command === 'login') return this.login(manager, server!);
+    if (command === 'logout') return this.logout(manager, server!);
     if (server === undefined) {
       await manager.connectAll();
       for (const name of manager.serverNames) {
@@ -138,6 +153,16 @@ class CliSession {
         return EXIT.UNAVAILABLE;
       }
     }
+    try {
+      return await this.runConnected(manager, command, server, positionals);
+    } catch (error) {
+      const unavailable = this.unavailable(manager, server);
+      if (unavailable === undefined) throw error;
+      return unavailable;
+    }
+  }
+
+  private async runConnected(manager: ConnectionManager, command: string, server: string | undefined, positionals: string[]): Promise<number> {
     switch (command) {
       case 'tools':
         return this.tools(manager, server);
@@ -167,6 +192,8 @@ class CliSession {
       env,
       reconnect: false,
       onUrlElicitation: (prompt) => this.askUrl(prompt),
+      // Every remote server may use the tokens `mcpgen login` stored; none opens a browser unasked.
+      oauth: new NodeOAuth({ env, clientName: 'mcpgen' }),
     };
     const oneOff = this.oneOffConfig();
     if (oneOff !== undefined) return new ConnectionManager({ [this.oneOffName()!]: oneOff }, options);
@@ -255,7 +282,7 @@ class CliSession {
       return EXIT.OK;
     } catch (error) {
       this.endProgress();
-      return this.failed(`${server}/${tool}`, error);
+      return this.failed(server, `${server}/${tool}`, error);
     }
   }
 
@@ -282,7 +309,7 @@ class CliSession {
       else this.io.stdout.write(`${renderResourceContents(result)}\n`);
       return EXIT.OK;
     } catch (error) {
-      return this.failed(`${server} ${uri}`, error);
+      return this.failed(server, `${server} ${uri}`, error);
     }
   }
 
@@ -317,11 +344,75 @@ class CliSession {
       else this.io.stdout.write(`${renderPrompt(result)}\n`);
       return EXIT.OK;
     } catch (error) {
-      return this.failed(`${server}/${name}`, error);
+      return this.failed(server, `${server}/${name}`, error);
     }
   }
 
-  private failed(what: string, error: unknown): number {
+  private async login(manager: ConnectionManager, server: string): Promise<number> {
+    if (manager.connection(server).config.type === 'stdio') throw new UsageError(`${server} is a stdio server; only remote servers use OAuth`);
+    const open = this.io.openBrowser ?? openInBrowser;
+    const openBrowser = this.args.noBrowser
+      ? (url: string) => void this.io.stderr.write(`Open this URL in a browser to authorize ${server}:\n\n  ${url}\n\nWaiting for the authorization server to redirect back…\n`)
+      : async (url: string) => {
+        this.io.stderr.write(`Opening a browser to authorize ${server}. If none opens, visit:\n  ${url}\n`);
+        await open(url);
+      };
+    let result: LoginResult;
+    try {
+      result = await manager.login(server, { openBrowser, timeoutMs: this.args.connectTimeoutMs, clientInfo: { name: 'mcpgen-cli', version: '0.1.0' } });
+    } catch (error) {
+      const http = findHttpTransportError(error);
+      const unreachable = http !== undefined && http.status === undefined && !(http.cause instanceof SdkError) && !(http.cause instanceof OAuthError);
+      this.io.stderr.write(`mcpgen: login to ${server} failed: ${messageOf(http?.cause ?? error)}\n`);
+      return unreachable ? EXIT.UNAVAILABLE : EXIT.FAILED;
+    }
+    if (this.args.json) {
+      this.json(result);
+      return EXIT.OK;
+    }
+    if (!result.authorized) {
+      this.io.stdout.write(`${server} (${result.url}) answered without asking for authorization; nothing was stored.\n`);
+      return EXIT.OK;
+    }
+    const info = result.serverInfo === undefined ? undefined : `${result.serverInfo.name} ${result.serverInfo.version}`;
+    const expires = result.expiresAt === undefined ? undefined : `${new Date(result.expiresAt).toISOString()}${result.refreshable ? ' (renewed automatically)' : ''}`;
+    const rows = [
+      ['server', info],
+      ['authorization server', result.issuer],
+      ['client id', result.clientId],
+      ['scope', result.scope],
+      ['access token expires', expires],
+    ].filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '');
+    const width = Math.max(...rows.map(([label]) => label.length));
+    this.io.stdout.write(`Authorized ${server} (${result.url})\n${rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}\n`).join('')}Tokens saved in ${result.file}\n`);
+    return EXIT.OK;
+  }
+
+  private async logout(manager: ConnectionManager, server: string): Promise<number> {
+    const config = manager.connection(server).config;
+    if (config.type === 'stdio') throw new UsageError(`${server} is a stdio server; only remote servers use OAuth`);
+    const removed = await manager.logout(server);
+    if (this.args.json) this.json({ server, url: config.url, removed });
+    else this.io.stdout.write(removed ? `Forgot the tokens of ${server} (${config.url}).\n` : `${server} had no stored tokens.\n`);
+    return EXIT.OK;
+  }
+
+  /**
+   * When `server` lost its authorization during the command (a stateless-era server that the
+   * process knew already connects without a request, so its 401 comes with the first one):
+   * says so as a failed connect does, and returns that exit status.
+   */
+  private unavailable(manager: ConnectionManager, server: string | undefined): number | undefined {
+    if (server === undefined) return undefined;
+    const status = manager.status(server);
+    if (status.state !== 'needs-auth') return undefined;
+    this.io.stderr.write(`mcpgen: ${server}: ${status.state}${status.reason === undefined ? '' : `: ${status.reason}`}\n`);
+    return EXIT.UNAVAILABLE;
+  }
+
+  private failed(server: string, what: string, error: unknown): number {
+    const unavailable = this.unavailable(this.manager!, server);
+    if (unavailable !== undefined) return unavailable;
     const code = error instanceof SdkError ? ` (${error.code})` : '';
     this.io.stderr.write(`mcpgen: ${what} failed${code}: ${messageOf(error)}\n`);
     return error instanceof SdkError && error.code === 'NOT_CONNECTED' ? EXIT.UNAVAILABLE : EXIT.FAILED;

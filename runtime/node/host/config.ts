@@ -26,6 +26,27 @@ export interface HttpAuthHook {
   readonly headers?: HeadersSource | undefined;
 }
 
+/**
+ * OAuth settings of a remote entry (`"oauth": {…}` in `.mcp.json`). Every member is optional:
+ * `"oauth": {}` turns OAuth on with discovery and Dynamic Client Registration. Tokens come from
+ * `mcpgen login <server>` (or `NodeOAuth.login`) and are refreshed silently afterwards.
+ */
+export interface OAuthServerConfig {
+  /** A client id registered beforehand with the server's authorization server (`${VAR}` expanded). */
+  readonly clientId?: string | undefined;
+  /** That client's secret (`${VAR}` expanded; keep it out of the file). Needs `clientId`. */
+  readonly clientSecret?: string | undefined;
+  /** Scopes to request when the server's challenge names none (instead of everything it supports). */
+  readonly scopes?: readonly string[] | undefined;
+  /** The HTTPS URL of a Client ID Metadata Document, used as the client id where the authorization server accepts those. */
+  readonly clientMetadataUrl?: string | undefined;
+  /** A fixed port for the loopback redirect (`http://127.0.0.1:<port>/callback`), for clients registered with one. */
+  readonly redirectPort?: number | undefined;
+}
+
+/** The members an `oauth` object may have. */
+const OAUTH_MEMBERS = new Set(['clientId', 'clientSecret', 'scopes', 'clientMetadataUrl', 'redirectPort']);
+
 /** Settings every server entry may carry besides how to reach it. */
 export interface CommonServerConfig {
   /** Connect timeout in milliseconds (over the manager's default and `MCP_TIMEOUT`). */
@@ -54,6 +75,8 @@ export interface RemoteServerConfig extends CommonServerConfig {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Credentials; see {@link HttpAuthHook}. Only programmatic entries can carry one. */
   readonly auth?: HttpAuthHook | undefined;
+  /** OAuth for this server; see {@link OAuthServerConfig}. */
+  readonly oauth?: OAuthServerConfig | undefined;
 }
 
 /** One server entry of the configuration. */
@@ -93,9 +116,10 @@ export function memberPath(base: string, name: string): string {
 }
 
 /**
- * Checks one raw entry and expands `${VAR}` references in command, args, env, cwd, url and
- * headers. Returns the config, or undefined when the entry has errors; every problem (errors,
- * and warnings for unset variables) is appended to `diagnostics`.
+ * Checks one raw entry and expands `${VAR}` references in command, args, env, cwd, url,
+ * headers and the `oauth` client id and secret. Returns the config, or undefined when the
+ * entry has errors; every problem (errors, and warnings for unset variables) is appended to
+ * `diagnostics`.
  *
  * @example
  * ```ts
@@ -175,6 +199,9 @@ export function parseServerEntry(
     disabled: disabledValue === true ? true : undefined,
   };
 
+  if (raw.oauth !== undefined && type === 'stdio') report(field('oauth'), 'only remote servers (http, sse) use OAuth');
+  const oauth = type === 'http' || type === 'sse' ? parseOAuth(raw.oauth, field('oauth'), report, expand) : undefined;
+
   let config: ServerConfig | undefined;
   if (type === 'stdio') {
     const command = string('command');
@@ -203,7 +230,7 @@ export function parseServerEntry(
     if (urlRaw !== undefined) {
       const url = expand(urlRaw);
       if (!isHttpUrl(url)) report(field('url'), `must be an http(s) URL, not ${JSON.stringify(url)}`);
-      else config = { type, url, headers, ...common };
+      else config = { type, url, headers, ...common, ...(oauth !== undefined ? { oauth } : {}) };
     }
   }
   if (problems.length > 0) {
@@ -214,6 +241,66 @@ export function parseServerEntry(
     report(jsonPath, `environment variable ${variable} is not set (it expands to an empty string)`, 'warning');
   }
   return config;
+}
+
+/** Checks an entry's `oauth` member; problems go to `report` with their JSON path. */
+function parseOAuth(
+  raw: unknown,
+  at: string,
+  report: (at: string, message: string, severity?: 'error' | 'warning') => void,
+  expand: (value: string) => string,
+): OAuthServerConfig | undefined {
+  if (raw === undefined) return undefined;
+  if (!isPlainObject(raw)) return void report(at, `must be an object (e.g. {} or { "clientId": "…" }), not ${describe(raw)}`);
+  const member = (key: string) => memberPath(at, key);
+  for (const key of Object.keys(raw)) {
+    if (!OAUTH_MEMBERS.has(key)) report(member(key), `unknown OAuth setting (expected one of ${[...OAUTH_MEMBERS].join(', ')}); it is ignored`, 'warning');
+  }
+  const text = (key: string, expanded: boolean): string | undefined => {
+    const value = raw[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') return void report(member(key), `must be a string, not ${describe(value)}`);
+    const result = expanded ? expand(value) : value;
+    if (result.trim() !== '') return result;
+    // A variable that expands to nothing was already reported as unset; the setting is left out.
+    if (!(expanded && value.includes('${'))) report(member(key), 'must not be empty');
+    return undefined;
+  };
+  const clientId = text('clientId', true);
+  const clientSecret = text('clientSecret', true);
+  if (raw.clientSecret !== undefined && raw.clientId === undefined) report(member('clientSecret'), 'a client secret needs a clientId');
+  let scopes: string[] | undefined;
+  if (raw.scopes !== undefined) {
+    if (!Array.isArray(raw.scopes)) report(member('scopes'), `must be an array of scope names, not ${describe(raw.scopes)}`);
+    else {
+      scopes = [];
+      raw.scopes.forEach((item: unknown, index) => {
+        if (typeof item !== 'string' || item === '' || /\s/.test(item)) report(`${member('scopes')}[${index}]`, `must be one scope name (no spaces), not ${describe(item)}`);
+        else scopes!.push(item);
+      });
+    }
+  }
+  const clientMetadataUrl = text('clientMetadataUrl', false);
+  if (clientMetadataUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(clientMetadataUrl);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || url.protocol !== 'https:' || url.pathname === '/') report(member('clientMetadataUrl'), `must be an https URL with a path, not ${JSON.stringify(clientMetadataUrl)}`);
+  }
+  const port = raw.redirectPort;
+  if (port !== undefined && (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535)) {
+    report(member('redirectPort'), `must be a port number from 1 to 65535, not ${describe(port)}`);
+  }
+  return {
+    ...(clientId !== undefined ? { clientId } : {}),
+    ...(clientSecret !== undefined ? { clientSecret } : {}),
+    ...(scopes !== undefined && scopes.length > 0 ? { scopes } : {}),
+    ...(clientMetadataUrl !== undefined ? { clientMetadataUrl } : {}),
+    ...(typeof port === 'number' ? { redirectPort: port } : {}),
+  };
 }
 
 function isHttpUrl(text: string): boolean {

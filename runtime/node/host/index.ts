@@ -11,6 +11,7 @@ export {
   type ConfigScope,
   type EntrySource,
   type HttpAuthHook,
+  type OAuthServerConfig,
   type RemoteServerConfig,
   type ServerConfig,
   type StdioServerConfig,
@@ -49,5 +50,14 @@ export {
   type HostTool,
   type ToolAddress,
 } from './manager.js';
+export {
+  LoginRequiredError,
+  NodeOAuth,
+  oauthDirectory,
+  type LoginOptions,
+  type LoginResult,
+  type NodeOAuthOptions,
+  type OAuthProviderFactory,
+} from './oauth.js';
 export { runCli, USAGE, type CliIo } from './cli-run.js';
 export { EXIT, parseArgs, splitCommandLine, keyValueArguments, UsageError, type CliArgs } from './cli-args.js';

@@ -8,9 +8,11 @@ import type { Client } from '../../client.js';
 import type { CachedListKind } from '../../client-helpers/list-cache.js';
 import { SdkError } from '../../errors.js';
 import type { RequestOptions } from '../../request-context.js';
-import type { ConfigDiagnostic, ServerConfig } from './config.js';
+import { withOAuth } from '../../auth/fetch.js';
+import type { ConfigDiagnostic, RemoteServerConfig, ServerConfig } from './config.js';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig, type ResolvedServer } from './config-loader.js';
 import { Limiter } from './limiter.js';
+import { NodeOAuth, type LoginOptions, type LoginResult, type OAuthProviderFactory } from './oauth.js';
 import { ServerConnection, type ReconnectSettings, type ServerStatus } from './server-connection.js';
 import { ToolNameMap, type ToolRef } from './tool-names.js';
 import { withUrlElicitation, type UrlElicitationHandler } from './url-elicitation.js';
@@ -58,6 +60,15 @@ export interface ConnectionManagerOptions {
   /** How long a stdio server gets to exit after its stdin closes, and after SIGTERM. */
   readonly closeTimeoutMs?: number | undefined;
   readonly killTimeoutMs?: number | undefined;
+  /**
+   * OAuth for remote servers. A factory (e.g. `new NodeOAuth().factory`, which covers every
+   * remote server) returns the provider of each entry, or undefined for none; a
+   * {@link NodeOAuth} is used through its factory and also serves {@link ConnectionManager.login}.
+   * Default: entries with an `oauth` setting use a {@link NodeOAuth} on the user config
+   * directory (found through `env`), and the others answer HTTP 401 with `needs-auth`.
+   * `false`: no OAuth at all.
+   */
+  readonly oauth?: OAuthProviderFactory | NodeOAuth | false | undefined;
 }
 
 /** A tool of some server, under the name shown to a model. */
@@ -102,6 +113,9 @@ export class ConnectionManager {
   private readonly local: Limiter;
   private readonly remote: Limiter;
   private names: ToolNameMap | undefined;
+  private nodeOAuth: NodeOAuth | undefined;
+  /** The entries as configured, before OAuth was wrapped around their fetch. */
+  private readonly entries = new Map<string, ServerConfig>();
 
   /** Creates a manager for `servers` (resolved from configuration, or given by name). */
   constructor(servers: Iterable<ResolvedServer> | Readonly<Record<string, ServerConfig>>, options: ConnectionManagerOptions = {}) {
@@ -114,7 +128,9 @@ export class ConnectionManager {
     const capabilities: Stateful.ClientCapabilities = options.onUrlElicitation === undefined
       ? { ...options.capabilities }
       : { ...options.capabilities, elicitation: { ...options.capabilities?.elicitation, url: {} } };
-    for (const [name, config] of entries) {
+    for (const [name, entry] of entries) {
+      this.entries.set(name, entry);
+      const config = entry.type === 'stdio' ? entry : this.withOAuth(name, entry);
       this.connections.set(name, new ServerConnection(name, config, {
         clientInfo: options.clientInfo ?? { name: 'mcpgen-host', version: '0.1.0' },
         capabilities,
@@ -258,6 +274,22 @@ export class ConnectionManager {
     );
   }
 
+  /**
+   * Authorizes a remote server interactively (see {@link NodeOAuth.login}: the browser, a
+   * loopback redirect, tokens stored for later connects). Needs the default OAuth or a
+   * {@link NodeOAuth} as the `oauth` option. A server left `needs-auth` connects on the next
+   * {@link connect}.
+   */
+  login(server: string, options?: LoginOptions): Promise<LoginResult> {
+    const entry = this.remoteEntry(server);
+    return this.oauthHelper('login').login(server, entry, options);
+  }
+
+  /** Forgets the stored tokens of a remote server; resolves whether there were any. */
+  logout(server: string): Promise<boolean> {
+    return this.oauthHelper('logout').logout(this.remoteEntry(server));
+  }
+
   /** Closes every server (stdio servers' process groups are ended); the manager is done. */
   async close(): Promise<void> {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
@@ -272,6 +304,37 @@ export class ConnectionManager {
     const connected = [...this.connections.values()].filter((connection) => connection.status.state === 'connected');
     const settled = await Promise.allSettled(connected.map(async (connection) => [connection.name, await list(connection)] as [string, T[]]));
     return settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  }
+
+  /** `entry` with its OAuth provider (if any) wrapped around its fetch. */
+  private withOAuth(name: string, entry: RemoteServerConfig): RemoteServerConfig {
+    const option = this.options.oauth;
+    if (option === false) return entry;
+    let provider = option === undefined ? undefined : (option instanceof NodeOAuth ? option.factory : option)(name, entry);
+    if (provider === undefined && entry.oauth !== undefined && entry.auth === undefined) {
+      provider = this.oauthHelper().providerFor(name, entry);
+    }
+    if (provider === undefined) return entry;
+    const base = entry.auth?.fetch ?? ((url, init) => globalThis.fetch(url, init));
+    return { ...entry, auth: { ...entry.auth, fetch: withOAuth(base, provider, { serverUrl: entry.url }) } };
+  }
+
+  /** The {@link NodeOAuth} behind the `oauth` option, or the default one (created on first use). */
+  private oauthHelper(purpose?: string): NodeOAuth {
+    const option = this.options.oauth;
+    if (option instanceof NodeOAuth) return option;
+    if (purpose !== undefined && option !== undefined) {
+      throw new SdkError('INVALID_ARGUMENT', `${purpose} needs the manager's default OAuth or a NodeOAuth as its oauth option`);
+    }
+    this.nodeOAuth ??= new NodeOAuth({ env: this.options.env });
+    return this.nodeOAuth;
+  }
+
+  private remoteEntry(server: string): RemoteServerConfig {
+    this.connection(server);
+    const config = this.entries.get(server)!;
+    if (config.type === 'stdio') throw new SdkError('INVALID_ARGUMENT', `${server} is a stdio server; only remote servers use OAuth`);
+    return config;
   }
 
   private configure(client: Client, server: string): void {

@@ -4,6 +4,7 @@
  * reconnected with backoff).
  */
 import type { Stateful } from '../../../generated/latest.js';
+import { OAuthError } from '../../auth/types.js';
 import { Client } from '../../client.js';
 import { ListCache, type CachedListKind } from '../../client-helpers/list-cache.js';
 import { SdkError, asError, messageOf } from '../../errors.js';
@@ -14,6 +15,7 @@ import { StdioClientTransport } from '../stdio-client.js';
 import type { ServerConfig } from './config.js';
 import { createTransport, transportKind, type HostTransportKind } from './transports.js';
 import { withDeadline } from './deadline.js';
+import { LoginRequiredError } from './oauth.js';
 
 /** Where a server stands. */
 export type ServerState = 'pending' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'needs-auth' | 'disabled' | 'closed';
@@ -223,7 +225,9 @@ export class ServerConnection {
     this.transport = transport;
     this.lists = new ListCache(client, { onchange: (kind) => this.options.onlistchanged?.(kind) });
     client.onclose = () => this.lost(client, undefined);
-    listenForChanges(client);
+    // The listen request may be the first to reach a stateless-era server the process already
+    // knew (connect then sends nothing), so its failure can be the first sign of a 401.
+    listenForChanges(client, (error) => this.inspectFailure(client, error));
     this.setStatus({
       state: 'connected',
       transport: transportKind(transport),
@@ -238,7 +242,10 @@ export class ServerConnection {
     if (this.closed) return this.statusValue;
     const failure = asError(error);
     const reason = describeFailure(failure, transport);
-    if (findHttpTransportError(failure)?.status === 401) {
+    const authorization = authorizationFailureOf(failure);
+    if (authorization !== undefined) {
+      this.setStatus({ state: 'needs-auth', reason: authorization.message, error: authorization });
+    } else if (findHttpTransportError(failure)?.status === 401) {
       this.setStatus({ state: 'needs-auth', reason, error: failure });
     } else if (reconnecting) {
       this.scheduleReconnect(reason, failure);
@@ -251,8 +258,14 @@ export class ServerConnection {
   /** Looks at a failed request for signs that the connection itself is gone or unauthorised. */
   private inspectFailure(client: Client, error: unknown): void {
     if (this.local || client !== this.client) return;
+    const authorization = authorizationFailureOf(error);
     const http = findHttpTransportError(error);
-    if (http?.status === 401) {
+    if (authorization !== undefined) {
+      // The OAuth layer could not get a token without the user (or was refused): not a lost connection.
+      this.drop();
+      this.settle(client.close());
+      this.setStatus({ state: 'needs-auth', reason: authorization.message, error: authorization });
+    } else if (http?.status === 401) {
       this.drop();
       this.settle(client.close());
       this.setStatus({ state: 'needs-auth', reason: http.message, error: http });
@@ -311,7 +324,7 @@ export class ServerConnection {
  * changes of, so the cache is dropped as it is in the stateful era. The request stays open
  * for the life of the connection and ends with it.
  */
-function listenForChanges(client: Client): void {
+function listenForChanges(client: Client, onfailure: (error: unknown) => void): void {
   if (!client.supports('subscriptions/listen')) return;
   const capabilities = client.serverCapabilities;
   const notifications = {
@@ -322,7 +335,21 @@ function listenForChanges(client: Client): void {
   if (!Object.values(notifications).some(Boolean)) return;
   // The method belongs to the stateless era's table, not the stateful one Client's typing follows.
   const request = client.request as (method: string, params: unknown, options: RequestOptions) => Promise<unknown>;
-  request.call(client, 'subscriptions/listen', { notifications }, { timeout: Number.POSITIVE_INFINITY }).catch(() => undefined);
+  request.call(client, 'subscriptions/listen', { notifications }, { timeout: Number.POSITIVE_INFINITY }).catch(onfailure);
+}
+
+/**
+ * The OAuth failure behind a failed exchange, if that is what it was: a {@link LoginRequiredError}
+ * (the user has to authorize) or another authorization failure (discovery, token endpoint).
+ */
+function authorizationFailureOf(error: unknown): Error | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
+    if (current instanceof LoginRequiredError || current instanceof OAuthError) return current;
+    if (current instanceof SdkError && current.code === 'AUTHORIZATION_FAILED') return current;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 /** A failure's message, with the stderr tail of a stdio server when it says nothing else. */

@@ -13,7 +13,7 @@ TSX := node_modules/.bin/tsx
 TSC := node_modules/.bin/tsc
 VITEST := node_modules/.bin/vitest
 
-.PHONY: all install generate check build typecheck test demo clean
+.PHONY: all install generate check build typecheck test demo examples docs clean
 
 all: install check build
 
@@ -28,6 +28,7 @@ generate: install
 
 check: install
 	$(TSX) codegen/main.ts generate --check
+	$(TSX) scripts/sync-docs.ts --check
 
 build: install
 	rm -rf dist
@@ -36,16 +37,29 @@ build: install
 typecheck: install
 	$(TSC) -p tsconfig.json
 
-# The conformance run comes after the unit tests, never alongside them: some scenarios check
-# timing. SKIP_CONFORMANCE=1 leaves it out (CI runs it as a stage of its own).
+# The examples and the conformance run come after the unit tests, never alongside them: some
+# scenarios check timing. SKIP_EXAMPLES=1 / SKIP_CONFORMANCE=1 leave them out (CI runs each as
+# a stage of its own).
 test: install typecheck
 	$(VITEST) run
+ifneq ($(SKIP_EXAMPLES),1)
+	$(MAKE) examples
+endif
 ifneq ($(SKIP_CONFORMANCE),1)
 	$(MAKE) conformance
 endif
 
+# Every story in examples/ over each transport it supports; each client checks what it gets.
+examples: install
+	$(TSX) examples/run.ts
+
+# The quickstart server and client of the README.
 demo: install
-	$(TSX) examples/demo-client.ts
+	$(TSX) examples/quickstart/client.ts
+
+# Refills the code blocks of README.md and docs/*.md from the example files (`make check` fails on drift).
+docs: install
+	$(TSX) scripts/sync-docs.ts
 
 clean:
 	rm -rf dist .cache
@@ -53,6 +67,12 @@ clean:
 # The MCP conformance suite (@modelcontextprotocol/conformance) against the everything server and
 # the conformance client, plus an MCP Inspector CLI smoke test; see conformance/run.ts. The suite
 # and the Inspector run on a Node 22 that the runner installs into .cache/node22 from npm.
+# The package as users install it (npm pack into a scratch project, bundles for browsers and
+# Workers) and the other runtimes (workerd, Bun, Deno, headless Chromium); part of `make test`.
+.PHONY: test-package
+test-package: install
+	$(VITEST) run test/package test/runtimes
+
 .PHONY: conformance
 conformance: install
 	$(TSX) conformance/run.ts

@@ -64,15 +64,15 @@ docs: install
 clean:
 	rm -rf dist .cache
 
-# The MCP conformance suite (@modelcontextprotocol/conformance) against the everything server and
-# the conformance client, plus an MCP Inspector CLI smoke test; see conformance/run.ts. The suite
-# and the Inspector run on a Node 22 that the runner installs into .cache/node22 from npm.
 # The package as users install it (npm pack into a scratch project, bundles for browsers and
 # Workers) and the other runtimes (workerd, Bun, Deno, headless Chromium); part of `make test`.
 .PHONY: test-package
 test-package: install
 	$(VITEST) run test/package test/runtimes
 
+# The MCP conformance suite (@modelcontextprotocol/conformance) against the everything server and
+# the conformance client, plus an MCP Inspector CLI smoke test; see conformance/run.ts. The suite
+# and the Inspector run on a Node 22 that the runner installs into .cache/node22 from npm.
 .PHONY: conformance
 conformance: install
 	$(TSX) conformance/run.ts

@@ -20,7 +20,7 @@ export const LOOPBACK_ORIGINS: readonly string[] = [
 ];
 
 /** Headers a browser client needs to send to an MCP endpoint. */
-export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Last-Event-ID'];
+export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Last-Event-ID', 'Mcp-Method', 'Mcp-Name'];
 /** Response headers a browser client needs to read. */
 export const CORS_EXPOSED_HEADERS = ['Mcp-Session-Id', 'WWW-Authenticate'];
 
@@ -121,7 +121,7 @@ export class SecurityPolicy {
     return {
       'access-control-allow-origin': origin,
       'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-      'access-control-allow-headers': CORS_ALLOWED_HEADERS.join(', '),
+      'access-control-allow-headers': allowedHeaders(request.header('access-control-request-headers')),
       'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', '),
       'access-control-max-age': String(this.cors?.maxAgeSeconds ?? 600),
       vary: 'Origin',
@@ -180,4 +180,16 @@ function splitHost(value: string): { name: string; port: string | undefined } {
     return { name: value, port: undefined };
   }
   return colon < 0 ? { name: value, port: undefined } : { name: value.slice(0, colon), port: value.slice(colon + 1) };
+}
+
+/**
+ * The headers a preflight allows: the fixed MCP ones, plus the `Mcp-Param-*` headers the
+ * browser asks for, whose names come from each tool's `x-mcp-header` annotations.
+ */
+function allowedHeaders(requested: string | undefined): string {
+  const params = (requested ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/i.test(name));
+  return [...CORS_ALLOWED_HEADERS, ...params].join(', ');
 }

@@ -187,7 +187,7 @@ interface WirePayload {
  * ```
  */
 export class RequestStateCodec {
-  private readonly sealingKey: KeyEntry;
+  private sealingKeyEntry: KeyEntry | undefined;
   private readonly keysById = new Map<string, KeyEntry>();
   private readonly encrypt: boolean;
   private readonly ttlMs: number;
@@ -195,10 +195,22 @@ export class RequestStateCodec {
   private readonly maxTokenLength: number;
   private readonly now: () => number;
 
+  /** The key that seals: the first configured one, or the per-process key drawn now. */
+  private get sealingKey(): KeyEntry {
+    if (this.sealingKeyEntry === undefined) {
+      const key = processKey();
+      this.sealingKeyEntry = { id: key.id, secret: new Uint8Array(key.secret as Uint8Array) };
+      this.keysById.set(key.id, this.sealingKeyEntry);
+    }
+    return this.sealingKeyEntry;
+  }
+
   /** Throws SdkError `INVALID_ARGUMENT` for a short secret, a bad or duplicate key id, or a bad option. */
   constructor(options: RequestStateOptions = {}) {
-    const keys = options.keys ?? [processKey()];
-    if (keys.length === 0) {
+    // The per-process key is drawn on first use, not here: some runtimes (Workers) refuse
+    // random values while a module is being evaluated, where servers are often constructed.
+    const keys = options.keys ?? [];
+    if (options.keys !== undefined && keys.length === 0) {
       throw new SdkError('INVALID_ARGUMENT', 'RequestStateCodec needs at least one key (omit `keys` for a per-process random key)');
     }
     for (const key of keys) {
@@ -218,7 +230,7 @@ export class RequestStateCodec {
       }
       this.keysById.set(key.id, { id: key.id, secret });
     }
-    this.sealingKey = this.keysById.get(keys[0]!.id)!;
+    this.sealingKeyEntry = keys.length > 0 ? this.keysById.get(keys[0]!.id)! : undefined;
     this.encrypt = options.encrypt ?? false;
     this.ttlMs = positive('ttlMs', options.ttlMs ?? DEFAULT_TTL_MS, false);
     this.maxRounds = positive('maxRounds', options.maxRounds ?? DEFAULT_MAX_ROUNDS, true);
@@ -284,6 +296,8 @@ export class RequestStateCodec {
     if (!KEY_ID.test(kid)) {
       throw new RequestStateError('malformed', 'requestState is malformed: invalid key id');
     }
+    // Draws the per-process key if this codec has not sealed yet, so that the key ring is complete.
+    void this.sealingKey;
     const key = this.keysById.get(kid);
     if (key === undefined) {
       // The id is checked to be plain [A-Za-z0-9_-] above, so it is safe to show.

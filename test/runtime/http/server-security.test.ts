@@ -97,6 +97,25 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
   });
 
+  it('allows the stateless era request headers, including the Mcp-Param-* ones a browser asks for', async () => {
+    handler({ cors: true });
+    const preflight = await mcp.fetch(
+      new Request('http://localhost:3000/mcp', {
+        method: 'OPTIONS',
+        headers: {
+          host: 'localhost:3000',
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, mcp-method, mcp-name, mcp-param-region, x-other',
+        },
+      }),
+      { localAddress: '127.0.0.1' },
+    );
+    const allowed = preflight.headers.get('access-control-allow-headers')!.toLowerCase().split(', ');
+    expect(allowed).toEqual(expect.arrayContaining(['mcp-method', 'mcp-name', 'mcp-param-region']));
+    expect(allowed).not.toContain('x-other');
+  });
+
   it('limits CORS to configured origins, which the Origin check then trusts', async () => {
     handler({ cors: { origins: ['https://app.example.com'] } });
     const trusted = await initialize('localhost:3000', { origin: 'https://app.example.com' });

@@ -1,0 +1,82 @@
+// mcpgen's Fetch handler inside workerd (Cloudflare's runtime, through miniflare), where code
+// generation from strings is forbidden: the worker is the browser/Workers bundle of a one-tool
+// server, and mcpgen's Client answers from Node over real HTTP for a 2025-11-25 session and a
+// 2026-07-28 request.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Miniflare, NoOpLog } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundle, stageEntry } from '../package/bundles.js';
+import { packedProject, ROOT } from '../package/packed.js';
+import { recordRuntime } from './runtimes.js';
+
+const FIXTURES = path.join(ROOT, 'test/runtimes/fixtures');
+/** This file's folder in the consumer project (test files run in parallel, each stages its own copies). */
+const FOLDER = 'runtimes-workerd';
+
+interface E2eClient {
+  exerciseHttp(url: string): Promise<{ protocolVersion: string; era: string; sum: string; session: boolean }[]>;
+}
+
+let mf: Miniflare | undefined;
+let url: URL;
+let client: E2eClient;
+
+beforeAll(async () => {
+  const { projectDir } = await packedProject();
+  await stageEntry(projectDir, path.join(FIXTURES, 'server.js'), FOLDER);
+  await stageEntry(projectDir, path.join(FIXTURES, 'e2e-client.js'), FOLDER);
+  const worker = await bundle(await stageEntry(projectDir, path.join(FIXTURES, 'worker.js'), FOLDER), 'workers');
+  mf = new Miniflare({
+    modules: true,
+    script: worker.code,
+    // No nodejs_compat flag: the worker gets the plain Workers platform.
+    compatibilityDate: '2026-04-01',
+    host: '127.0.0.1',
+    port: 0,
+  });
+  url = new URL('/mcp', await mf.ready);
+  client = (await import(pathToFileURL(path.join(projectDir, FOLDER, 'e2e-client.js')).href)) as E2eClient;
+}, 300_000);
+
+afterAll(async () => {
+  await mf?.dispose();
+});
+
+describe('workerd (miniflare)', () => {
+  it('forbids eval, so what passes below passed without it', async () => {
+    const probe = new Miniflare({
+      modules: true,
+      script: 'export default { fetch() { try { eval("1"); return new Response("allowed"); } catch (e) { return new Response(String(e)); } } };',
+      compatibilityDate: '2026-04-01',
+    });
+    try {
+      const answer = await (await probe.dispatchFetch('http://probe/')).text();
+      expect(answer).toMatch(/EvalError|Code generation from strings disallowed/);
+    } finally {
+      await probe.dispose();
+    }
+  }, 60_000);
+
+  // workerd refuses random values at module scope, so `new McpServer()` there must not draw its
+  // default requestState key before the first request.
+  it('starts a worker that makes its McpServer at module scope', async () => {
+    const { projectDir } = await packedProject();
+    const worker = await bundle(await stageEntry(projectDir, path.join(FIXTURES, 'worker-global.js'), FOLDER), 'workers');
+    const global = new Miniflare({ modules: true, script: worker.code, compatibilityDate: '2026-04-01', log: new NoOpLog() });
+    try {
+      await global.ready;
+    } finally {
+      await global.dispose().catch(() => undefined);
+    }
+  }, 60_000);
+
+  it('answers mcpgen Client over HTTP: a 2025-11-25 session and a 2026-07-28 request', async () => {
+    const results = await client.exerciseHttp(url.href);
+    expect(results).toEqual([
+      { protocolVersion: '2025-11-25', era: 'stateful', tools: 1, sum: '5', session: true },
+      { protocolVersion: '2026-07-28', era: 'stateless', tools: 1, sum: '5', session: false },
+    ]);
+    await recordRuntime('workerd', { workerd: 'miniflare 4 (workerd 2026-04-26)', http: results.map((result) => result.protocolVersion) });
+  }, 60_000);
+});

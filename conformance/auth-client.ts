@@ -8,7 +8,7 @@
  * URI would.
  */
 import type { Client } from '../runtime/index.js';
-import type { JwsAlgorithm, OAuthClientProvider } from '../runtime/auth/index.js';
+import { idJagAssertion, type JwsAlgorithm, type OAuthClientProvider } from '../runtime/auth/index.js';
 
 const REDIRECT_URI = 'http://localhost:3000/callback';
 /** The Client ID Metadata Document URL the suite expects (auth/basic-cimd); the suite never fetches it. */
@@ -21,6 +21,12 @@ interface ScenarioContext {
   readonly issuer?: string;
   readonly private_key_pem?: string;
   readonly signing_algorithm?: string;
+  /** auth/enterprise-managed-authorization: the enterprise IdP and the user's ID token there. */
+  readonly idp_client_id?: string;
+  readonly idp_id_token?: string;
+  readonly idp_token_endpoint?: string;
+  /** auth/wif-jwt-bearer: the workload's JWT (and deliberately broken ones the client does not use). */
+  readonly valid_jwt?: string;
 }
 
 function readContext(): ScenarioContext {
@@ -43,9 +49,26 @@ async function approve(authorizationUrl: URL): Promise<string> {
   return location;
 }
 
-/** The OAuth provider for `scenario`: interactive by default, client credentials where the context carries them. */
+/**
+ * The OAuth provider for `scenario`: interactive by default (with DPoP in the DPoP scenarios),
+ * client credentials, the workload's JWT bearer grant or enterprise-managed authorization where
+ * the context carries what they need.
+ */
 export function authProviderFor(scenario: string): OAuthClientProvider {
   const context = readContext();
+  if (context.idp_token_endpoint !== undefined && context.idp_id_token !== undefined) {
+    return {
+      jwtBearer: {
+        clientId: context.client_id,
+        clientSecret: context.client_secret,
+        assertion: idJagAssertion({ tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: context.idp_id_token }),
+      },
+    };
+  }
+  if (context.valid_jwt !== undefined) {
+    const workloadJwt = context.valid_jwt;
+    return { jwtBearer: { clientId: context.client_id, assertion: () => workloadJwt } };
+  }
   if (scenario.startsWith('auth/client-credentials-') && context.client_id !== undefined) {
     return {
       clientCredentials: {
@@ -65,6 +88,7 @@ export function authProviderFor(scenario: string): OAuthClientProvider {
         ? { client_id: context.client_id, ...(context.client_secret !== undefined ? { client_secret: context.client_secret } : {}) }
         : undefined,
     redirectToAuthorization: approve,
+    dpop: scenario.startsWith('auth/dpop'),
   };
 }
 

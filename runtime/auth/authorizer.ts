@@ -8,8 +8,10 @@ import type { FetchLike } from '../http/client-request.js';
 import type { BearerChallenge } from './challenge.js';
 import { createPkcePair, randomToken } from './crypto.js';
 import { canonicalResource, discoverAuthorizationServer, discoverProtectedResource, resourceCovers } from './discovery.js';
+import { dpopProverFor, type DpopProver } from './dpop.js';
 import { chooseAuthMethod, registerClient, requestToken } from './endpoints.js';
-import type { OAuthClientProvider } from './provider.js';
+import { JWT_BEARER_GRANT_TYPE, type JwtBearerConfig } from './grants.js';
+import type { ClientCredentialsConfig, OAuthClientProvider } from './provider.js';
 import { InMemoryOAuthStore, type OAuthStore } from './store.js';
 import { OAuthError, type AuthorizationServerMetadata, type OAuthClientInformation, type OAuthClientMetadata, type OAuthTokens, type StoredTokens, type TokenEndpointAuthMethod } from './types.js';
 
@@ -67,6 +69,8 @@ interface PendingAuthorization {
 export class OAuthAuthorizer {
   /** The MCP server's URL. */
   readonly serverUrl: URL;
+  /** The DPoP prover when the provider switches DPoP on (shared by every authorizer of the provider). */
+  readonly dpop: DpopProver | undefined;
   private readonly provider: OAuthClientProvider;
   private readonly store: OAuthStore;
   private readonly fetchImpl: FetchLike;
@@ -77,6 +81,12 @@ export class OAuthAuthorizer {
     this.provider = provider;
     this.store = provider.store ?? new InMemoryOAuthStore();
     this.fetchImpl = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+    this.dpop = dpopProverFor(provider);
+  }
+
+  /** The credentials of a client that authorizes without a user: the JWT bearer grant's, else `clientCredentials`. */
+  private get machine(): JwtBearerConfig | ClientCredentialsConfig | undefined {
+    return this.provider.jwtBearer ?? this.provider.clientCredentials;
   }
 
   private get tokensKey(): string {
@@ -188,13 +198,14 @@ export class OAuthAuthorizer {
     try {
       const target = await this.discover(undefined, signal);
       if (target.issuer !== stored.issuer) return false;
-      const { client, method } = await this.clientFor(target, signal);
+      const { client, method } = await this.grantClient(target, signal);
       const tokens = await requestToken({
         endpoint: target.tokenEndpoint,
         params: { grant_type: 'refresh_token', refresh_token: refreshToken, resource: stored.resource },
         client,
         method,
         signer: this.signerFor(target),
+        dpop: this.dpop,
         fetch: this.fetchImpl,
         signal,
       });
@@ -213,6 +224,11 @@ export class OAuthAuthorizer {
     const target = await this.discover(challenge, signal);
     const previous = await this.tokens();
     const scope = this.selectScope(target, challenge, stepUpScope, previous);
+    const jwtBearer = this.provider.jwtBearer;
+    if (jwtBearer !== undefined) {
+      await this.jwtBearerGrant(jwtBearer, target, scope ?? jwtBearer.scope, signal);
+      return;
+    }
     const credentials = this.provider.clientCredentials;
     if (credentials !== undefined) {
       const { client, method } = await this.clientFor(target, signal);
@@ -222,6 +238,7 @@ export class OAuthAuthorizer {
         client,
         method,
         signer: this.signerFor(target),
+        dpop: this.dpop,
         fetch: this.fetchImpl,
         signal,
       });
@@ -229,6 +246,43 @@ export class OAuthAuthorizer {
       return;
     }
     await this.authorizationCode(target, scope, signal);
+  }
+
+  /**
+   * The JWT bearer grant (RFC 7523 §2.1) with the provider's assertion. A refusal is the
+   * outcome: an assertion the server rejected is not retried, nor replaced by another grant.
+   */
+  private async jwtBearerGrant(config: JwtBearerConfig, target: AuthorizationTarget, scope: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+    let assertion: string;
+    try {
+      assertion = await config.assertion({ issuer: target.issuer, resource: target.resource, scope, tokenEndpoint: target.tokenEndpoint, signal });
+    } catch (cause) {
+      throw cause instanceof OAuthError || cause instanceof SdkError ? cause : new SdkError('AUTHORIZATION_FAILED', `Obtaining the JWT bearer assertion failed: ${messageOf(cause)}`, { cause });
+    }
+    const { client, method } = await this.grantClient(target, signal);
+    const tokens = await requestToken({
+      endpoint: target.tokenEndpoint,
+      params: { grant_type: JWT_BEARER_GRANT_TYPE, assertion, scope, resource: target.resource },
+      client,
+      method,
+      signer: this.signerFor(target),
+      dpop: this.dpop,
+      fetch: this.fetchImpl,
+      signal,
+    });
+    await this.save(tokens, target, scope);
+  }
+
+  /**
+   * The authenticating client of grants that need no redirect: the JWT bearer grant's client
+   * (none when it names no client id), else {@link clientFor}'s.
+   */
+  private async grantClient(target: AuthorizationTarget, signal: AbortSignal | undefined): Promise<{ client: OAuthClientInformation | undefined; method: TokenEndpointAuthMethod }> {
+    const jwtBearer = this.provider.jwtBearer;
+    if (jwtBearer === undefined) return await this.clientFor(target, signal);
+    if (jwtBearer.clientId === undefined) return { client: undefined, method: 'none' };
+    const client: OAuthClientInformation = { client_id: jwtBearer.clientId, ...(jwtBearer.clientSecret !== undefined ? { client_secret: jwtBearer.clientSecret } : {}) };
+    return { client, method: jwtBearer.privateKey !== undefined ? 'private_key_jwt' : chooseAuthMethod(client, target.metadata) };
   }
 
   /**
@@ -281,12 +335,12 @@ export class OAuthAuthorizer {
    */
   private selectScope(target: AuthorizationTarget, challenge: BearerChallenge | undefined, stepUpScope: string | undefined, previous: StoredTokens | undefined): string | undefined {
     const carried = previous?.issuer === target.issuer ? previous.requestedScope : undefined;
-    const configured = this.provider.clientCredentials === undefined ? this.provider.scope : undefined;
+    const configured = this.machine === undefined ? this.provider.scope : undefined;
     let scope = stepUpScope ?? (challenge?.scope !== undefined
       ? unionScopes(carried ?? configured, challenge.scope)
       : configured !== undefined ? unionScopes(carried, configured) : target.scopesSupported?.join(' ') || carried);
     const words = scope === undefined ? [] : scope.split(/\s+/).filter((word) => word !== '' && word !== OFFLINE_ACCESS);
-    const offline = this.provider.offlineAccess !== false && this.provider.clientCredentials === undefined && target.metadata?.scopes_supported?.includes(OFFLINE_ACCESS) === true;
+    const offline = this.provider.offlineAccess !== false && this.machine === undefined && target.metadata?.scopes_supported?.includes(OFFLINE_ACCESS) === true;
     if (words.length > 0 && offline) words.push(OFFLINE_ACCESS);
     scope = words.length === 0 ? undefined : words.join(' ');
     return scope;
@@ -343,7 +397,7 @@ export class OAuthAuthorizer {
   }
 
   private signerFor(target: AuthorizationTarget): { key: string | CryptoKey; algorithm: 'ES256' | 'ES384' | 'RS256' | 'PS256'; audience: string } | undefined {
-    const credentials = this.provider.clientCredentials;
+    const credentials = this.machine;
     if (credentials?.privateKey === undefined) return undefined;
     return { key: credentials.privateKey, algorithm: credentials.signingAlgorithm ?? 'ES256', audience: target.issuer };
   }
@@ -416,6 +470,7 @@ export class OAuthAuthorizer {
         params: { grant_type: 'authorization_code', code, redirect_uri: pending.redirectUri, code_verifier: pending.verifier, resource: pending.resource },
         client: pending.client,
         method: pending.method,
+        dpop: this.dpop,
         fetch: this.fetchImpl,
         signal,
       });

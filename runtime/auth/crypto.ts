@@ -67,12 +67,13 @@ export async function importPrivateKeyPem(pem: string, algorithm: JwsAlgorithm):
 }
 
 /**
- * Signs `claims` as a compact JWS. WebCrypto's ECDSA signatures are already the fixed-length
- * r‖s form JWS uses, so no DER conversion is needed.
+ * Signs `claims` as a compact JWS (`typ` JWT unless `header` names another, as DPoP proofs do).
+ * WebCrypto's ECDSA signatures are already the fixed-length r‖s form JWS uses, so no DER
+ * conversion is needed.
  */
 export async function signJwt(claims: Readonly<Record<string, unknown>>, key: CryptoKey, algorithm: JwsAlgorithm, header: Readonly<Record<string, unknown>> = {}): Promise<string> {
   const encode = (value: unknown): string => base64Url(encoder.encode(JSON.stringify(value)));
-  const input = `${encode({ ...header, alg: algorithm, typ: 'JWT' })}.${encode(claims)}`;
+  const input = `${encode({ typ: 'JWT', ...header, alg: algorithm })}.${encode(claims)}`;
   const signature = await globalThis.crypto.subtle.sign(ALGORITHMS[algorithm].sign, key, encoder.encode(input));
   return `${input}.${base64Url(new Uint8Array(signature))}`;
 }

@@ -4,7 +4,8 @@
  */
 import type { FetchLike, HttpClientOptions } from '../http/client-request.js';
 import { OAuthAuthorizer } from './authorizer.js';
-import { bearerChallengeOf } from './challenge.js';
+import { bearerChallengeOf, type BearerChallenge } from './challenge.js';
+import { dpopChallengeOf, isDpopTokenType } from './dpop.js';
 import type { OAuthClientProvider } from './provider.js';
 
 /** Default limit on step-up authorizations for one request. */
@@ -33,7 +34,9 @@ export interface OAuthFetch extends FetchLike {
  * Wraps `fetch` so that every request carries the server's access token
  * (`Authorization: Bearer`), and so that a 401 runs refresh or authorization and a 403
  * `insufficient_scope` runs a step-up authorization, each followed by one retry of the request.
- * A request that is refused again gets the refusal as its response.
+ * A request that is refused again gets the refusal as its response. With the provider's `dpop`
+ * on, DPoP-bound tokens go as `Authorization: DPoP` with a fresh proof, and a 401
+ * `use_dpop_nonce` is retried once with the server's nonce.
  *
  * @example
  * ```ts
@@ -64,20 +67,36 @@ export function withOAuth(fetchImpl: FetchLike, provider: OAuthClientProvider, o
   const wrapped = async (url: URL, init: RequestInit): Promise<Response> => {
     const authorizer = authorizerFor(url);
     const signal = init.signal ?? undefined;
+    const { dpop } = authorizer;
+    const challengeOf = (response: Response): BearerChallenge | undefined => bearerChallengeOf(response) ?? (dpop === undefined ? undefined : dpopChallengeOf(response));
     let unauthorized = 0;
     let stepUps = 0;
+    let nonceRetried = false;
     for (;;) {
       const token = await authorizer.accessToken(signal);
       const headers = new Headers(init.headers);
-      if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+      const bound = token !== undefined && dpop !== undefined && isDpopTokenType((await authorizer.tokens())?.tokens.token_type);
+      if (bound) {
+        headers.set('authorization', `DPoP ${token}`);
+        headers.set('dpop', await dpop.proof({ method: init.method ?? 'GET', url, accessToken: token }));
+      } else if (token !== undefined) {
+        headers.set('authorization', `Bearer ${token}`);
+      }
       const response = await fetchImpl(url, { ...init, headers });
+      // RFC 9449 §9: a resource server that wants a (new) nonce refuses with use_dpop_nonce and supplies it.
+      const newNonce = dpop?.observe(url, response) === true;
+      if (response.status === 401 && bound && newNonce && !nonceRetried && dpopChallengeOf(response)?.error === 'use_dpop_nonce') {
+        nonceRetried = true;
+        await response.body?.cancel().catch(() => undefined);
+        continue;
+      }
       if (response.status === 401 && unauthorized < 2) {
         unauthorized++;
         await response.body?.cancel().catch(() => undefined);
-        await authorizer.handleUnauthorized(bearerChallengeOf(response), token, unauthorized > 1, signal);
+        await authorizer.handleUnauthorized(challengeOf(response), token, unauthorized > 1, signal);
         continue;
       }
-      const challenge = response.status === 403 ? bearerChallengeOf(response) : undefined;
+      const challenge = response.status === 403 ? challengeOf(response) : undefined;
       if (challenge?.error === 'insufficient_scope' && stepUps < maxStepUps) {
         stepUps++;
         if (await authorizer.handleInsufficientScope(challenge, token, signal)) {

@@ -3,6 +3,8 @@
  * how the user gets to the authorization server and back.
  */
 import type { JwsAlgorithm } from './crypto.js';
+import type { DpopOptions } from './dpop.js';
+import type { JwtBearerConfig } from './grants.js';
 import type { OAuthStore } from './store.js';
 import type { OAuthClientInformation, OAuthClientMetadata } from './types.js';
 
@@ -78,4 +80,17 @@ export interface OAuthClientProvider {
    * `scopes_supported` (default true). It is never requested where it is not listed.
    */
   readonly offlineAccess?: boolean | undefined;
+  /**
+   * An assertion to present with the JWT bearer grant (RFC 7523) instead of a browser or
+   * `clientCredentials`: a workload identity token (SEP-1933), or an ID-JAG from an enterprise
+   * identity provider (SEP-990, see `idJagAssertion`).
+   */
+  readonly jwtBearer?: JwtBearerConfig | undefined;
+  /**
+   * DPoP (RFC 9449, SEP-1932): `true` or options. Token requests then carry a proof of
+   * possession of the client's key, so that the tokens are bound to it, and requests to the
+   * server present DPoP-bound tokens with the `DPoP` scheme and a fresh proof; servers'
+   * `use_dpop_nonce` challenges are answered once with their nonce.
+   */
+  readonly dpop?: boolean | DpopOptions | undefined;
 }

@@ -8,6 +8,7 @@
 import { asError } from '../errors.js';
 import type { HttpReply, HttpRequestView } from '../http/http-types.js';
 import { formatBearerChallenge } from './challenge.js';
+import { DPOP_ALGORITHMS, InvalidDpopProofError, verifyDpopProof, type VerifiedDpopProof } from './dpop.js';
 import type { AuthInfo, ProtectedResourceMetadata } from './types.js';
 
 const PRM_WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -77,6 +78,25 @@ export interface BearerAuthOptions {
    * the server cannot tell a token meant for it from one meant for another resource.
    */
   readonly requireAudience?: boolean | undefined;
+  /**
+   * Accept DPoP-bound tokens (RFC 9449, SEP-1932): `true` or options. Tokens presented with the
+   * `DPoP` scheme need a valid, fresh proof signed by the key the verifier reports in
+   * `confirmation.jkt`, and a bound token presented as Bearer is refused.
+   */
+  readonly dpop?: boolean | DpopGuardOptions | undefined;
+}
+
+/** DPoP on the resource server (the `dpop` option of {@link BearerAuthOptions}). */
+export interface DpopGuardOptions {
+  /** Refuse Bearer tokens: every token must be DPoP-bound and come with a proof (default false). */
+  readonly required?: boolean | undefined;
+  /**
+   * The nonce proofs must carry (RFC 9449 §9), e.g. a value that changes every few minutes;
+   * proofs without it are refused with `use_dpop_nonce` and the nonce. Default: no nonce.
+   */
+  nonce?(): string | Promise<string>;
+  /** How far a proof's `iat` may be from now, in seconds (default 300); proof ids are remembered that long to refuse replays. */
+  readonly maxAgeSeconds?: number | undefined;
 }
 
 /** What the guard decided about one request. */
@@ -101,12 +121,35 @@ function sameResource(a: string, b: string): boolean {
   return a.replace(/\/$/, '') === b.replace(/\/$/, '');
 }
 
-/** A refusal; `error` is omitted for requests that carried no credentials at all (RFC 6750 §3.1). */
-function refusal(status: 401 | 403, challenge: Record<string, string | undefined>, error: string | undefined, description: string): HttpReply {
+/** How a guard challenges: Bearer, DPoP or both, and the DPoP nonce it hands out. */
+interface ChallengeSchemes {
+  readonly bearer: boolean;
+  readonly dpop: boolean;
+  readonly nonce?: string | undefined;
+}
+
+const BEARER_ONLY: ChallengeSchemes = { bearer: true, dpop: false };
+
+/**
+ * A refusal; `error` is omitted for requests that carried no credentials at all (RFC 6750 §3.1),
+ * and goes into the challenge of the scheme the request used (`errorScheme`).
+ */
+function refusal(status: 401 | 403, challenge: Record<string, string | undefined>, error: string | undefined, description: string, schemes: ChallengeSchemes = BEARER_ONLY, errorScheme: 'bearer' | 'dpop' = 'bearer'): HttpReply {
+  const errorParams = { error, error_description: error === undefined ? undefined : description };
+  const challenges: string[] = [];
+  if (schemes.bearer) challenges.push(formatBearerChallenge({ ...(errorScheme === 'bearer' ? errorParams : {}), ...challenge }));
+  if (schemes.dpop) {
+    const params = formatBearerChallenge({ algs: DPOP_ALGORITHMS.join(' '), ...(errorScheme === 'dpop' ? errorParams : {}), ...challenge });
+    challenges.push(`DPoP${params.slice('Bearer'.length)}`);
+  }
   return {
     kind: 'body',
     status,
-    headers: { 'content-type': 'application/json', 'www-authenticate': formatBearerChallenge({ error, error_description: error === undefined ? undefined : description, ...challenge }) },
+    headers: {
+      'content-type': 'application/json',
+      'www-authenticate': challenges.join(', '),
+      ...(schemes.nonce !== undefined ? { 'dpop-nonce': schemes.nonce } : {}),
+    },
     body: JSON.stringify({ error: error ?? 'invalid_request', error_description: description }),
   };
 }
@@ -127,10 +170,10 @@ function withAuthInfo(request: HttpRequestView, authInfo: AuthInfo): HttpRequest
 
 /**
  * Creates the bearer check of an MCP HTTP endpoint. `GET /.well-known/oauth-protected-resource<path of resource>`
- * answers with the metadata; every other request needs `Authorization: Bearer <token>`, refused
- * with 401 and a challenge naming the metadata URL and the required scope when it is missing,
- * invalid, expired or for another resource, and with 403 `insufficient_scope` when it lacks a
- * required scope.
+ * answers with the metadata; every other request needs `Authorization: Bearer <token>` (or,
+ * with `dpop` on, `Authorization: DPoP <token>` and a DPoP proof), refused with 401 and a
+ * challenge naming the metadata URL and the required scope when it is missing, invalid, expired
+ * or for another resource, and with 403 `insufficient_scope` when it lacks a required scope.
  *
  * @example
  * ```ts
@@ -162,18 +205,41 @@ export function createBearerGuard(options: BearerAuthOptions): BearerGuard {
   };
   const scope = required.length > 0 ? required.join(' ') : undefined;
   const challenge = { scope, resource_metadata: metadataUrl };
-  const unauthorized = (description: string): GuardOutcome => ({ reply: refusal(401, challenge, 'invalid_token', description) });
+  const dpop = options.dpop === undefined || options.dpop === false ? undefined : options.dpop === true ? {} : options.dpop;
+  const maxAgeSeconds = dpop?.maxAgeSeconds ?? 300;
+  const seenProofs = new Map<string, number>();
+  const authorization = dpop === undefined ? /^(Bearer)[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i : /^(Bearer|DPoP)[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 
   const check = async (request: HttpRequestView): Promise<GuardOutcome> => {
     if (request.path === metadataPath && (request.method === 'GET' || request.method === 'HEAD')) {
       return { reply: { kind: 'body', status: 200, headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' }, body: JSON.stringify(metadata) } };
     }
+    const nonce = await dpop?.nonce?.();
+    const schemes: ChallengeSchemes = dpop === undefined ? BEARER_ONLY : { bearer: dpop.required !== true, dpop: true, nonce };
     const header = request.header('authorization');
-    const match = header === undefined ? null : /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header);
+    const match = header === undefined ? null : authorization.exec(header);
     if (match === null) {
-      return { reply: header === undefined ? refusal(401, challenge, undefined, 'Missing Authorization header') : refusal(401, challenge, 'invalid_request', 'Malformed Authorization header') };
+      return { reply: header === undefined ? refusal(401, challenge, undefined, 'Missing Authorization header', schemes) : refusal(401, challenge, 'invalid_request', 'Malformed Authorization header', schemes) };
     }
-    const token = match[1]!;
+    const scheme = match[1]!.toLowerCase() === 'dpop' ? 'dpop' : 'bearer';
+    const token = match[2]!;
+    const unauthorized = (description: string, error = 'invalid_token'): GuardOutcome => ({ reply: refusal(401, challenge, error, description, schemes, scheme) });
+    if (scheme === 'bearer' && !schemes.bearer) return unauthorized('This server accepts DPoP-bound tokens only');
+    let proof: VerifiedDpopProof | undefined;
+    if (scheme === 'dpop') {
+      const proofHeader = request.header('dpop');
+      if (proofHeader === undefined || proofHeader.includes(',')) return unauthorized('The request needs exactly one DPoP proof', 'invalid_dpop_proof');
+      try {
+        proof = await verifyDpopProof(proofHeader, { method: request.method, url: `${resourceUrl.origin}${request.path}`, accessToken: token, nonce, maxAgeSeconds });
+      } catch (error) {
+        if (!(error instanceof InvalidDpopProofError)) throw asError(error);
+        return unauthorized(error.message, error.nonce ? 'use_dpop_nonce' : 'invalid_dpop_proof');
+      }
+      const now = Date.now();
+      for (const [jti, until] of seenProofs) if (until <= now) seenProofs.delete(jti);
+      if (seenProofs.has(proof.jti)) return unauthorized('The DPoP proof was used before', 'invalid_dpop_proof');
+      seenProofs.set(proof.jti, now + 2 * maxAgeSeconds * 1000);
+    }
     let info: AuthInfo | undefined;
     try {
       info = await options.verifier.verifyAccessToken(token);
@@ -182,13 +248,16 @@ export function createBearerGuard(options: BearerAuthOptions): BearerGuard {
       throw asError(error);
     }
     if (info === undefined) return unauthorized('Invalid access token');
+    const boundTo = info.confirmation?.jkt;
+    if (proof !== undefined && boundTo !== proof.jkt) return unauthorized(boundTo === undefined ? 'The token is not DPoP-bound' : 'The token is bound to another key than the DPoP proof\'s');
+    if (proof === undefined && boundTo !== undefined) return unauthorized('A DPoP-bound token needs the DPoP scheme and a proof');
     if (info.resource === undefined ? options.requireAudience !== false : !sameResource(info.resource, resource)) {
       return unauthorized(info.resource === undefined ? 'The token names no audience' : `The token was issued for ${info.resource}, not for this server`);
     }
     if (info.expiresAt !== undefined && info.expiresAt * 1000 <= Date.now()) return unauthorized('The token has expired');
     const missing = required.filter((needed) => !info.scopes.includes(needed));
     if (missing.length > 0) {
-      return { reply: refusal(403, challenge, 'insufficient_scope', `The token lacks the scope ${missing.join(' ')}`) };
+      return { reply: refusal(403, challenge, 'insufficient_scope', `The token lacks the scope ${missing.join(' ')}`, schemes, scheme) };
     }
     return { request: withAuthInfo(request, info) };
   };

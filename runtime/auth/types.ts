@@ -113,6 +113,12 @@ export interface AuthInfo {
   readonly resource?: string;
   /** The end user, when known. */
   readonly subject?: string;
+  /**
+   * The key the token is bound to (`cnf`, RFC 7800): `jkt` is the JWK SHA-256 thumbprint of a
+   * DPoP-bound token's key (RFC 9449 §6). A guard with `dpop` on accepts such a token only with
+   * a DPoP proof signed by that key.
+   */
+  readonly confirmation?: { readonly jkt?: string | undefined } | undefined;
   /** Anything else the verifier wants handlers to see. */
   readonly extra?: Readonly<Record<string, unknown>>;
 }

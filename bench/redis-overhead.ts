@@ -20,7 +20,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processCpuMicros, ownCpuMicros } from './lib/cpu.js';
 import { createMcpHttpHandler, McpServer, type McpHttpHandler } from '../runtime/index.js';
-import { createRedisScaleOut, type RedisScaleOut } from '../runtime/node/redis/index.js';
+import { TasksExtension } from '../runtime/extensions/tasks/index.js';
+import { createRedisScaleOut, RedisTaskStore, type RedisScaleOut } from '../runtime/node/redis/index.js';
 import { SseReader } from '../test/runtime/http/server-support.js';
 
 const CALLS = Number(process.env.CALLS ?? 1_000);
@@ -59,7 +60,10 @@ async function startRedis(): Promise<{ url: string; pid: number | undefined; sto
 }
 
 function createApp(shared: RedisScaleOut | undefined): McpServer {
-  const mcp = new McpServer({ name: 'bench', version: '1.0.0' }, shared === undefined ? {} : { requestState: shared.keyRing.codec() });
+  // Tasks live in Redis with the shared state, so a task created on one replica is polled on the other.
+  const tasks = new TasksExtension({ pollIntervalMs: 1, ...(shared === undefined ? {} : { store: new RedisTaskStore(shared.redis) }) });
+  const mcp = new McpServer({ name: 'bench', version: '1.0.0' }, shared === undefined ? { extensions: [tasks] } : { requestState: shared.keyRing.codec(), extensions: [tasks] });
+  mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => ({ content: [{ type: 'text', text: 'done' }] }));
   mcp.registerTool('echo', { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, ({ text }) => ({ content: [{ type: 'text', text: String(text) }] }));
   mcp.registerTool('notify', {}, async (_args, context) => {
     await context.session.server.notifyLoggingMessage({ level: 'info', data: 'tick' });
@@ -105,6 +109,22 @@ const statefulCall = (handler: McpHttpHandler, session: string, name: string) =>
 const meta = { 'io.modelcontextprotocol/protocolVersion': STATELESS, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
 const statelessCall = (handler: McpHttpHandler, name: string, extra: Record<string, unknown> = {}) =>
   post(handler, { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { _meta: meta, name, arguments: name === 'echo' ? { text: 'hi' } : {}, ...extra } }, { 'mcp-protocol-version': STATELESS, 'mcp-method': 'tools/call', 'mcp-name': name });
+
+const taskMeta = { ...meta, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+const statelessTaskGet = (handler: McpHttpHandler, taskId: string) =>
+  post(handler, { jsonrpc: '2.0', id: nextId++, method: 'tasks/get', params: { _meta: taskMeta, taskId } }, { 'mcp-protocol-version': STATELESS, 'mcp-method': 'tasks/get', 'mcp-name': taskId });
+
+/** A task created on `handler` and polled on `pollOn` until it completed. */
+async function task(handler: McpHttpHandler, pollOn: McpHttpHandler): Promise<void> {
+  const created = await json(await post(handler, { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { _meta: taskMeta, name: 'job', arguments: {} } }, { 'mcp-protocol-version': STATELESS, 'mcp-method': 'tools/call', 'mcp-name': 'job' }));
+  const taskId = created.result?.taskId;
+  if (typeof taskId !== 'string') throw new Error(JSON.stringify(created));
+  for (;;) {
+    const polled = await json(await statelessTaskGet(pollOn, taskId));
+    if (polled.result?.status === 'completed') return;
+    if (polled.result?.status !== 'working') throw new Error(JSON.stringify(polled));
+  }
+}
 
 interface Measured {
   readonly commands: number;
@@ -184,6 +204,7 @@ const cases: Case[] = [
   { name: 'stateful call + GET-stream notification', memory: () => expectOk(statefulCall(memory, memorySession, 'notify')), redis: (i) => expectOk(statefulCall(i % 2 === 0 ? a : b, streamSession, 'notify')) },
   { name: '2026-07-28 call', memory: () => expectOk(statelessCall(memory, 'echo')), redis: (i) => expectOk(statelessCall(i % 2 === 0 ? a : b, 'echo')) },
   { name: '2026-07-28 MRTR (2 requests)', memory: () => mrtr(memory, memory), redis: (i) => (i % 2 === 0 ? mrtr(a, b) : mrtr(b, a)) },
+  { name: '2026-07-28 task: create + poll', memory: () => task(memory, memory), redis: (i) => (i % 2 === 0 ? task(a, b) : task(b, a)) },
 ];
 
 const f = (n: number | undefined, digits = 0) => (n === undefined ? '   n/a' : n.toFixed(digits).padStart(6));

@@ -69,6 +69,8 @@ export class MethodTable {
   private readonly customMethods = new Map<string, ResolvedMethod>();
   /** Extra results of revision methods (an extension's), by method and `resultType`. */
   private readonly alternatives = new Map<string, Map<string, Validator>>();
+  /** Extra results told apart by a member instead of `resultType` (2025-11-25's `{ task }`), by method and member. */
+  private readonly memberAlternatives = new Map<string, Map<string, Validator>>();
   /** Result validators with their alternatives, built once per base validator and method. */
   private readonly widened = new Map<string, { base: Validator; widened: Validator }>();
 
@@ -129,6 +131,20 @@ export class MethodTable {
     this.widened.delete(method);
   }
 
+  /**
+   * Lets the result of `method` also be one without `resultType` that has the own member
+   * `member`, checked by `validator` (2025-11-25's CreateTaskResult, `{ task }`).
+   */
+  addResultMember(method: string, member: string, validator: Validator): void {
+    let members = this.memberAlternatives.get(method);
+    if (members === undefined) {
+      members = new Map();
+      this.memberAlternatives.set(method, members);
+    }
+    members.set(member, validator);
+    this.widened.delete(method);
+  }
+
   /** Removes a custom method; returns whether one was registered. */
   remove(method: string): boolean {
     return this.customMethods.delete(method);
@@ -155,12 +171,18 @@ export class MethodTable {
 
   private withAlternatives(method: string, base: Validator): Validator {
     const members = this.alternatives.get(method);
-    if (members === undefined) return base;
+    const byMember = this.memberAlternatives.get(method);
+    if (members === undefined && byMember === undefined) return base;
     const cached = this.widened.get(method);
     if (cached?.base === base) return cached.widened;
     const check = ((value: unknown): boolean => {
       const type = typeof value === 'object' && value !== null ? (value as { resultType?: unknown }).resultType : undefined;
-      const chosen = (typeof type === 'string' ? members.get(type) : undefined) ?? base;
+      let chosen = (typeof type === 'string' ? members?.get(type) : undefined) ?? base;
+      if (type === undefined && byMember !== undefined && typeof value === 'object' && value !== null) {
+        for (const [member, validator] of byMember) {
+          if (Object.hasOwn(value, member)) chosen = validator;
+        }
+      }
       const ok = chosen(value);
       check.errors = ok ? null : chosen.errors;
       return ok;

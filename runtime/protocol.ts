@@ -216,6 +216,14 @@ export class Protocol {
     this.methods.addResultAlternative(method, resultType, validator);
   }
 
+  /**
+   * Lets `method`'s result also be one without `resultType` that has the own member `member`
+   * (checked by `validator`), both ways: 2025-11-25's task handle `{ task }` on tools/call.
+   */
+  addResultMember(method: string, member: string, validator: Validator): void {
+    this.methods.addResultMember(method, member, validator);
+  }
+
   /** Removes a custom method registration; returns whether there was one. */
   unregisterCustomMethod(method: string): boolean {
     return this.methods.remove(method);

@@ -2,6 +2,7 @@ import { Stateful } from '../generated/latest.js';
 import type { CapabilityObject } from './capabilities.js';
 import type { RevisionModule } from './contract.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
+import { negotiateExtensions } from './extensions/extension.js';
 import { ProtocolError, SdkError } from './errors.js';
 import type { HeaderParameter } from './http/mcp-headers.js';
 import type { JSONRPCRequest } from './jsonrpc.js';
@@ -207,6 +208,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       throw new SdkError('INVALID_ARGUMENT', `Only a stateful session can be restored (revision ${state.protocolVersion}, era ${this.eraValue ?? module.era})`);
     }
     if (this.protocol.revision !== module) this.protocol.setRevision(module);
+    if (this.negotiated === undefined) negotiateExtensions(this.ownCapabilities, this, module);
     this.negotiated = state.protocolVersion;
     this.eraValue = 'stateful';
     this.peerCapabilitiesValue = state.clientCapabilities as CapabilityObject;
@@ -357,7 +359,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     this.clientInfoValue = params.clientInfo;
     return {
       protocolVersion: version,
-      capabilities: this.ownCapabilities as Stateful.ServerCapabilities,
+      capabilities: negotiateExtensions(this.ownCapabilities, this, this.protocol.revision!) as Stateful.ServerCapabilities,
       serverInfo: this.info,
       ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
     };

@@ -4,14 +4,20 @@
  * generated validators), widens the results of the core methods it augments, and may take over
  * tool calls (to answer with a task handle, say, or refuse a client that lacks it).
  */
-import type { ExtensionModule } from '../contract.js';
+import type { ExtensionModule, RevisionModule } from '../contract.js';
 import type { Endpoint } from '../endpoint.js';
-import type { RequestContext } from '../request-context.js';
+import type { Params, RequestContext } from '../request-context.js';
 
 /** A tool as `tools/list` shows it, as far as an extension needs to know. */
 export interface ExtensionTool {
   readonly name: string;
   readonly execution?: { readonly taskSupport?: string | undefined } | undefined;
+}
+
+/** The `tools/call` an extension takes part in: its params and the Server serving it. */
+export interface ExtensionToolCall {
+  readonly params: Params;
+  readonly endpoint: Endpoint;
 }
 
 /**
@@ -47,7 +53,24 @@ export interface Extension {
    * the given context or another one, now or later) or answer without it. Extensions are
    * chained in the order given, the first one outermost.
    */
-  wrapToolCall?(tool: ExtensionTool, context: RequestContext, run: (context: RequestContext) => Promise<unknown>): Promise<unknown>;
+  wrapToolCall?(tool: ExtensionTool, context: RequestContext, run: (context: RequestContext) => Promise<unknown>, call?: ExtensionToolCall): Promise<unknown>;
+  /**
+   * Called when a Server's stateful session settles on `revision` (its `initialize`, or the
+   * session restored on another replica): may register handlers for methods of that revision,
+   * and returns core capabilities to add to the `initialize` result (what the Server declares
+   * wins), e.g. 2025-11-25's `tasks`.
+   */
+  negotiated?(endpoint: Endpoint, revision: RevisionModule): { readonly [key: string]: unknown } | undefined;
+}
+
+/**
+ * Tells `endpoint`'s extensions that its stateful session settled on `revision`, and returns
+ * `capabilities` with the core capabilities they add (what `capabilities` has wins).
+ */
+export function negotiateExtensions<C extends { readonly [key: string]: unknown }>(capabilities: C, endpoint: Endpoint, revision: RevisionModule): C {
+  let added: Record<string, unknown> = {};
+  for (const extension of endpoint.extensions) added = { ...added, ...extension.negotiated?.(endpoint, revision) };
+  return Object.keys(added).length === 0 ? capabilities : { ...added, ...capabilities };
 }
 
 /** `capabilities` with every extension declared under `extensions` (what the caller declared wins). */
@@ -60,10 +83,10 @@ export function declareExtensions<C extends { readonly [key: string]: unknown }>
 }
 
 /** Runs a tool call through the `wrapToolCall` hooks of `extensions`, outermost first, ending in `run`. */
-export function callToolThrough(extensions: readonly Extension[], tool: ExtensionTool, context: RequestContext, run: (context: RequestContext) => Promise<unknown>): Promise<unknown> {
+export function callToolThrough(extensions: readonly Extension[], tool: ExtensionTool, context: RequestContext, run: (context: RequestContext) => Promise<unknown>, call?: ExtensionToolCall): Promise<unknown> {
   const chain = extensions.filter((extension) => extension.wrapToolCall !== undefined);
   const step = (index: number, current: RequestContext): Promise<unknown> =>
-    index === chain.length ? run(current) : chain[index]!.wrapToolCall!(tool, current, (next) => step(index + 1, next));
+    index === chain.length ? run(current) : chain[index]!.wrapToolCall!(tool, current, (next) => step(index + 1, next), call);
   return step(0, context);
 }
 

@@ -1,6 +1,6 @@
 import { Stateful } from '../../generated/latest.js';
 import { ProtocolError } from '../errors.js';
-import type { RequestContext } from '../request-context.js';
+import type { Params, RequestContext } from '../request-context.js';
 import type { Server } from '../server.js';
 import { complete } from './completion.js';
 import { McpContext, type SchemaCache } from './context.js';
@@ -57,7 +57,7 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
       // An unknown tool is a protocol error (the tools page's own example uses -32602).
       if (entry === undefined) throw new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `Unknown tool: ${params.name}`);
       // Extensions (tasks) may run the call another way, or later.
-      return callToolThrough(server.extensions, entry.definition, request, (context) => callTool(entry, params, contextOf(context))) as Promise<Stateful.CallToolResult>;
+      return callToolThrough(server.extensions, entry.definition, request, (context) => callTool(entry, params, contextOf(context)), { params: params as unknown as Params, endpoint: server }) as Promise<Stateful.CallToolResult>;
     });
   }
   if (capabilities.resources !== undefined) {

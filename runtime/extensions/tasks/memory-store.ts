@@ -1,4 +1,4 @@
-import { applyTaskChange, type StoredTask, type TaskChange, type TaskStore } from './task-store.js';
+import { applyTaskChange, type StoredTask, type TaskChange, type TaskPage, type TaskStore } from './task-store.js';
 
 /**
  * A {@link TaskStore} in this process's memory: right for one server process (every Server an
@@ -33,6 +33,15 @@ export class InMemoryTaskStore implements TaskStore {
     const next = applyTaskChange(task, structuredClone(change), new Date(this.now()).toISOString());
     this.tasks.set(taskId, next);
     return structuredClone(next);
+  }
+
+  async list(owner: string | null, cursor: string | undefined, limit: number): Promise<TaskPage> {
+    // The cursor is an offset into the owner's live tasks, in creation order (the map's order).
+    const start = cursor === undefined ? 0 : Number(cursor);
+    if (!Number.isSafeInteger(start) || start < 0) throw new RangeError(`Invalid cursor ${JSON.stringify(cursor)}`);
+    const mine = [...this.tasks.keys()].map((taskId) => this.live(taskId)).filter((task): task is StoredTask => task !== undefined && task.owner === owner);
+    const page = mine.slice(start, start + limit).map((task) => structuredClone(task));
+    return start + limit < mine.length ? { tasks: page, nextCursor: String(start + limit) } : { tasks: page };
   }
 
   /** Number of tasks held, expired ones not yet swept included. */

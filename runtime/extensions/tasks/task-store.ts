@@ -89,6 +89,18 @@ export interface TaskStore {
    * resolves with the task after it, or undefined when the task is unknown or expired.
    */
   update(taskId: string, change: TaskChange): Promise<StoredTask | undefined>;
+  /**
+   * The live tasks of `owner` (null: the tasks nobody owns), oldest first, at most `limit` from
+   * `cursor` on. Optional: a server whose store lacks it does not offer 2025-11-25 `tasks/list`.
+   */
+  list?(owner: string | null, cursor: string | undefined, limit: number): Promise<TaskPage>;
+}
+
+/** One page of {@link TaskStore.list}. */
+export interface TaskPage {
+  readonly tasks: readonly StoredTask[];
+  /** Where the next page starts; absent on the last page. */
+  readonly nextCursor?: string;
 }
 
 /** The task after `change`, at time `now` (ISO 8601): the rules every store applies. */

@@ -8,3 +8,4 @@ export { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 export { RedisRequestStateKeyRing, type RedisKeyRingOptions } from './request-state-keys.js';
 export { createRedisScaleOut, type RedisScaleOut, type RedisScaleOutOptions } from './scale-out.js';
 export { RedisSessionStore, type RedisSessionStoreOptions } from './session-store.js';
+export { RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';

@@ -139,6 +139,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private serverInfoValue: Stateful.Implementation | undefined;
   private instructionsValue: string | undefined;
   private eraValue: 'stateful' | 'stateless' | undefined;
+  /** The `_meta` members every stateless request carries; reset whenever the era changes. */
+  private baseMeta: Readonly<Record<string, unknown>> | undefined;
   private currentKey: string | undefined;
 
   constructor(info: Stateful.Implementation, options: ClientOptions<T> = {}) {
@@ -230,6 +232,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     } catch (error) {
       this.negotiated = undefined;
       this.eraValue = undefined;
+      this.baseMeta = undefined;
       if (key !== undefined) await this.eraCache?.delete(key);
       await this.protocol.close();
       throw error;
@@ -285,9 +288,11 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    */
   protected override async sendRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
     if (this.eraValue !== 'stateless') return super.sendRequest(method, params, options);
-    const cached = this.cache?.lookup(method, params);
-    if (cached !== undefined) return cached;
     const info = this.protocol.revision?.methods[method];
+    if (info?.cacheable === true) {
+      const cached = this.cache?.lookup(method, params);
+      if (cached !== undefined) return cached;
+    }
     const send = (sent: Params, roundOptions: RequestOptions): Promise<unknown> => super.sendRequest(method, this.withMeta(sent), roundOptions);
     let result: unknown;
     if (info?.resultDefinitions.includes('InputRequiredResult') === true) {
@@ -370,6 +375,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     this.protocol.setRevision(this.moduleFor(result.protocolVersion));
     this.negotiated = result.protocolVersion;
     this.eraValue = 'stateful';
+    this.baseMeta = undefined;
     this.peerCapabilitiesValue = result.capabilities as CapabilityObject;
     this.serverInfoValue = result.serverInfo;
     this.instructionsValue = result.instructions;
@@ -435,6 +441,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     }
     this.negotiated = version;
     this.eraValue = 'stateless';
+    this.baseMeta = undefined;
     statelessHookOf(this.protocol.transport)?.setStatelessEra({
       protocolVersion: version,
       toolInputSchema: (name) => this.toolSchemas.get(name),
@@ -445,6 +452,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     statelessHookOf(this.protocol.transport)?.setStatelessEra(undefined);
     this.negotiated = undefined;
     this.eraValue = undefined;
+    this.baseMeta = undefined;
   }
 
   /** Takes the server's capabilities and identity from a discover result; false when it is unusable. */
@@ -464,15 +472,16 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
 
   /** `params` with this client's `_meta` for the stateless era merged under the caller's own `_meta` members. */
   private withMeta(params: Params): Params {
-    const own = isJsonObject(params._meta) ? params._meta : {};
-    const meta: Stateless.RequestMetaObject = {
+    // The era's own members are the same on every request: built once, shared by requests
+    // that bring no `_meta` of their own (nothing downstream mutates it).
+    const base = (this.baseMeta ??= Object.freeze({
       [PROTOCOL_VERSION_META]: this.negotiated!,
       [CLIENT_CAPABILITIES_META]: this.ownCapabilities as Stateless.ClientCapabilities,
       ...(this.sendClientInfo ? { [CLIENT_INFO_META]: this.info } : {}),
       ...(this.logLevel !== undefined ? { [LOG_LEVEL_META]: this.logLevel as Stateless.LoggingLevel } : {}),
-      ...own,
-    };
-    return { ...params, _meta: meta };
+    }));
+    const own = params._meta;
+    return { ...params, _meta: isJsonObject(own) ? { ...base, ...own } : base };
   }
 
   /**
@@ -560,6 +569,10 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private implementationOf(result: { readonly [key: string]: unknown }, version: string): Stateful.Implementation | undefined {
     const meta = isJsonObject(result._meta) ? result._meta : undefined;
     const candidate = meta?.[SERVER_INFO_META];
+    if (candidate === undefined) return undefined;
+    // The same identity on every result: checked once, not per result.
+    const known = this.serverInfoValue;
+    if (known !== undefined && isJsonObject(candidate) && candidate.name === known.name && candidate.version === known.version) return known;
     const validate = this.moduleFor(version).definitions.Implementation;
     return candidate !== undefined && (validate === undefined || validate(candidate)) ? (candidate as Stateful.Implementation) : undefined;
   }

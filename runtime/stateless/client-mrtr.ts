@@ -44,27 +44,24 @@ export async function runInputRounds(
   host: InputRoundsHost,
   limits: InputRoundsLimits,
 ): Promise<unknown> {
+  const deadline = Date.now() + limits.timeoutMs;
+  // Most calls end in one round: it is sent as any request is, and the machinery for a budget
+  // shared by several rounds (a controller, a timer, a listener) is set up only when needed.
+  const first = await host.send(params ?? {}, { ...options, timeout: limits.timeoutMs });
+  if (!isJsonObject(first) || first.resultType !== INPUT_REQUIRED) return first;
   const base: Params = { ...(params ?? {}) };
   delete base.inputResponses;
   delete base.requestState;
-  const deadline = Date.now() + limits.timeoutMs;
   const controller = new AbortController();
   const timer = setTimeout(() => {
     controller.abort(new SdkError('REQUEST_TIMEOUT', `${method} did not complete within ${limits.timeoutMs} ms (all input rounds included)`));
-  }, limits.timeoutMs);
+  }, Math.max(1, deadline - Date.now()));
   const onAbort = (): void => controller.abort(options.signal?.reason);
   if (options.signal?.aborted === true) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    let sent: Params | undefined = params;
+    let result: unknown = first;
     for (let round = 1; ; round++) {
-      const remaining = Math.max(1, deadline - Date.now());
-      let result: unknown;
-      try {
-        result = await host.send(sent ?? {}, { ...options, signal: controller.signal, timeout: remaining });
-      } catch (error) {
-        throw timedOut(controller) ?? error;
-      }
       if (!isJsonObject(result) || result.resultType !== INPUT_REQUIRED) return result;
       if (round >= limits.maxRounds) {
         throw new SdkError('INPUT_ROUNDS_EXCEEDED', `${method} still required input after ${round} rounds; giving up (maxInputRounds ${limits.maxRounds})`, {
@@ -81,9 +78,14 @@ export async function runInputRounds(
       } catch (error) {
         throw timedOut(controller) ?? error;
       }
-      sent = { ...base };
+      const sent: Params = { ...base };
       if (Object.keys(requests).length > 0) sent.inputResponses = responses;
       if (typeof result.requestState === 'string') sent.requestState = result.requestState;
+      try {
+        result = await host.send(sent, { ...options, signal: controller.signal, timeout: Math.max(1, deadline - Date.now()) });
+      } catch (error) {
+        throw timedOut(controller) ?? error;
+      }
     }
   } finally {
     clearTimeout(timer);

@@ -36,15 +36,26 @@ export function declaredVersion(params: unknown): string | undefined {
  */
 export function finishResult(result: unknown, serverInfo: unknown, cacheable = false): Record<string, unknown> {
   const base = isJsonObject(result) ? result : {};
-  const meta = isJsonObject(base._meta) ? base._meta : {};
-  const finished: Record<string, unknown> = {
-    ...base,
-    resultType: typeof base.resultType === 'string' ? base.resultType : 'complete',
-    _meta: { ...meta, [SERVER_INFO_META]: serverInfo },
-  };
+  const meta = base._meta;
+  const finished: Record<string, unknown> = { ...base };
+  if (typeof finished.resultType !== 'string') finished.resultType = 'complete';
+  finished._meta = isJsonObject(meta) ? { ...meta, [SERVER_INFO_META]: serverInfo } : identityMeta(serverInfo);
   if (cacheable && finished.resultType === 'complete') {
     finished.ttlMs ??= 0;
     finished.cacheScope ??= 'private';
   }
   return finished;
+}
+
+const identityMetas = new WeakMap<object, Readonly<Record<string, unknown>>>();
+
+/** `{ serverInfo }` as a `_meta`, one frozen object per identity (results only read it). */
+function identityMeta(serverInfo: unknown): Readonly<Record<string, unknown>> {
+  if (typeof serverInfo !== 'object' || serverInfo === null) return { [SERVER_INFO_META]: serverInfo };
+  let meta = identityMetas.get(serverInfo);
+  if (meta === undefined) {
+    meta = Object.freeze({ [SERVER_INFO_META]: serverInfo });
+    identityMetas.set(serverInfo, meta);
+  }
+  return meta;
 }

@@ -141,13 +141,16 @@ export async function runStateless(
     return finishResult(await handler(params, new StatelessContext(context, undefined, module, undefined)), host.serverInfo, cacheable);
   }
   const invalidParams = module.errorCodes.INVALID_PARAMS!;
-  const binding = await bindingOf(method, params, context.extra);
+  // The binding hashes the arguments, so it is computed only when a state is opened or sealed:
+  // most calls neither bring one nor ask anything.
+  let binding: Promise<RequestStateBinding> | undefined;
+  const bound = (): Promise<RequestStateBinding> => (binding ??= bindingOf(method, params, context.extra));
   let round = 0;
   let answers: Record<string, unknown> = {};
   let previous: unknown;
   if (typeof params?.requestState === 'string') {
     try {
-      const opened = await host.codec.open(params.requestState, binding);
+      const opened = await host.codec.open(params.requestState, await bound());
       round = opened.round;
       answers = { ...opened.answers };
       previous = opened.user;
@@ -172,7 +175,7 @@ export async function runStateless(
     const inputRequests = broker.inputRequests();
     let requestState: string;
     try {
-      requestState = await host.codec.seal({ binding, round: round + 1, answers: broker.usedAnswers(), user: scoped.requestState });
+      requestState = await host.codec.seal({ binding: await bound(), round: round + 1, answers: broker.usedAnswers(), user: scoped.requestState });
     } catch (sealError) {
       if (sealError instanceof RequestStateError) {
         throw new ProtocolError(invalidParams, `Invalid params: ${method} asked for input more often than allowed (${sealError.message})`, { reason: sealError.reason });

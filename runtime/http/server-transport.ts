@@ -74,6 +74,15 @@ export interface StandaloneChannel {
   closeConnection(): Promise<boolean>;
   /** Ends this replica's connection and subscription; the shared stream stays. */
   close(): Promise<void>;
+  /**
+   * Starts receiving the responses other replicas relay to this copy of the session (`copy`
+   * names it); resolves once nothing relayed to it can be missed. Without this member (and
+   * {@link relayResponse}) server-initiated requests keep the engine's ids and are answered
+   * only through this replica.
+   */
+  listenForResponses?(copy: string, deliver: (response: JSONRPCMessage) => void): Promise<void>;
+  /** Hands a response to the copy `copy` that sent the request; resolves false when no such copy listens. */
+  relayResponse?(copy: string, response: JSONRPCMessage): Promise<boolean>;
 }
 
 /**
@@ -106,6 +115,8 @@ export class StreamableServerTransport implements Transport {
   private readonly streams = new Map<string, SseStream>();
   private standalone: SseStream | undefined;
   private nextStream = 1;
+  /** With a relaying standalone channel: resolves once relayed responses reach this copy. */
+  private listening: Promise<void> | undefined;
   private started = false;
   private closed = false;
 
@@ -162,6 +173,87 @@ export class StreamableServerTransport implements Transport {
     if (isResponseMessage(message)) {
       return this.sendResponse(message);
     }
+    if (this.relays && !Array.isArray(message)) {
+      const outgoing = this.tagOutgoing(message);
+      if (outgoing !== message) return this.listen().then(() => this.route(outgoing, options));
+    }
+    return this.route(message, options);
+  }
+
+  /** Whether server-initiated requests of this copy are answered through any replica. */
+  private get relays(): boolean {
+    const channel = this.options.standalone;
+    return channel?.listenForResponses !== undefined && channel.relayResponse !== undefined;
+  }
+
+  /**
+   * Every local copy of a shared session numbers its requests from 1, so a request's id on the
+   * wire is the engine's id under this copy's stream prefix: unique within the session, and it
+   * names the copy that awaits the response. Cancellations of those requests follow suit.
+   */
+  private tagOutgoing(message: JSONRPCMessage): JSONRPCMessage {
+    if ('method' in message && 'id' in message && typeof message.id === 'number') {
+      return { ...message, id: `${this.options.streamPrefix}.${message.id}` } as JSONRPCMessage;
+    }
+    if (isCancellation(message) && 'params' in message && isJsonObject(message.params) && typeof message.params.requestId === 'number') {
+      return { ...message, params: { ...message.params, requestId: `${this.options.streamPrefix}.${message.params.requestId}` } } as JSONRPCMessage;
+    }
+    return message;
+  }
+
+  /** Subscribes once, before the first tagged request leaves, so its response cannot be missed. */
+  private listen(): Promise<void> {
+    this.listening ??= this.options.standalone!.listenForResponses!(this.options.streamPrefix, (response) => {
+      const local = this.untag(response);
+      if (local !== undefined && !this.closed) this.onmessage?.(local, this.sessionId === undefined ? undefined : { sessionId: this.sessionId });
+    }).catch((error: unknown) => {
+      this.listening = undefined;
+      throw error;
+    });
+    return this.listening;
+  }
+
+  /** A response to a request of this copy with the engine's id back; undefined for anything else. */
+  private untag(item: unknown): unknown {
+    if (!isResponseItem(item) || typeof item.id !== 'string') return undefined;
+    const mine = `${this.options.streamPrefix}.`;
+    if (!item.id.startsWith(mine)) return undefined;
+    const id = Number(item.id.slice(mine.length));
+    return Number.isSafeInteger(id) ? { ...item, id } : undefined;
+  }
+
+  /**
+   * Splits POSTed messages: responses to this copy's requests get the engine's ids back,
+   * responses to another copy's requests are relayed to it, and the rest passes unchanged.
+   */
+  private async sortInbound(value: unknown): Promise<unknown> {
+    if (!this.relays) return value;
+    const items = Array.isArray(value) ? value : [value];
+    const kept: unknown[] = [];
+    const relayed: Promise<void>[] = [];
+    const session = `${this.options.resumePrefix ?? this.options.streamPrefix}.`;
+    for (const item of items) {
+      const local = this.untag(item);
+      if (local !== undefined) {
+        kept.push(local);
+        continue;
+      }
+      if (isResponseItem(item) && typeof item.id === 'string' && item.id.startsWith(session)) {
+        const copy = item.id.slice(0, item.id.lastIndexOf('.'));
+        relayed.push(this.options.standalone!.relayResponse!(copy, item as JSONRPCMessage).then((delivered) => {
+          // The copy that sent the request is gone, and the request with it.
+          if (!delivered) this.onerror?.(new Error(`No replica awaits the response to request ${JSON.stringify(item.id)}; it is dropped`));
+        }));
+        continue;
+      }
+      kept.push(item);
+    }
+    await Promise.all(relayed);
+    if (kept.length === 0) return undefined;
+    return Array.isArray(value) ? kept : kept[0];
+  }
+
+  private route(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     const related = options?.relatedRequestId;
     if (related !== undefined) {
       const owner = this.routes.get(related);
@@ -225,11 +317,17 @@ export class StreamableServerTransport implements Transport {
     ended?.();
   }
 
-  /** Hands POSTed notifications and responses (no requests) to the engine. */
-  accept(value: unknown, extra: HttpMessageExtra): void {
-    if (!this.closed) {
-      this.onmessage?.(value, extra);
-      this.releaseCancelled(value);
+  /**
+   * Hands POSTed notifications and responses (no requests) to the engine. Resolves once they
+   * were handed over, which for a response relayed to another replica means stored in transit;
+   * rejects when that relay cannot be reached.
+   */
+  async accept(value: unknown, extra: HttpMessageExtra): Promise<void> {
+    if (this.closed) return;
+    const local = await this.sortInbound(value);
+    if (local !== undefined && !this.closed) {
+      this.onmessage?.(local, extra);
+      this.releaseCancelled(local);
     }
   }
 
@@ -385,6 +483,10 @@ function responseIds(message: JSONRPCMessage | JSONRPCMessage[]): RequestId[] {
 function isResponseMessage(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
   const first = Array.isArray(message) ? message[0] : message;
   return isJsonObject(first) && !('method' in first) && ('result' in first || 'error' in first);
+}
+
+function isResponseItem(item: unknown): item is { id?: unknown } {
+  return isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item);
 }
 
 function isCancellation(message: JSONRPCMessage | JSONRPCMessage[]): boolean {

@@ -142,7 +142,12 @@ export class StreamableHttpLeg {
         const failed = await this.saveShared(found, { initialized: true, loggingLevel: found.shared.loggingLevel });
         if (failed !== undefined) return failed;
       }
-      transport.accept(payload.value, extra);
+      try {
+        // A response to a request another replica sent is relayed there before the 202.
+        await transport.accept(payload.value, extra);
+      } catch (error) {
+        return this.storeUnavailable(error);
+      }
       return emptyReply(202);
     }
     const reply = await transport.acceptRequests(payload.value, payload.requestIds, extra, request.signal);

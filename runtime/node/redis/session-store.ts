@@ -4,7 +4,8 @@
  * sends outside a request's stream is appended to one Redis stream per session, from whichever
  * replica sent it, and the replica holding the client's GET connection tails that stream (woken
  * by pub/sub), so a notification caused anywhere reaches the client once, and a client that
- * loses its GET connection resumes on any replica with Last-Event-ID.
+ * loses its GET connection resumes on any replica with Last-Event-ID. The client's response to
+ * a server-initiated request may reach any replica; it is published to the one awaiting it.
  */
 import { asError } from '../../errors.js';
 import { isJsonObject, type JSONRPCMessage } from '../../jsonrpc.js';
@@ -54,7 +55,8 @@ return id`;
 
 /**
  * A {@link SessionStore} on Redis: keys `<prefix>:session:<id>` (hash), `<prefix>:gs:<id>`
- * (standalone stream) and channel `<prefix>:gw:<id>`, all expiring with the session.
+ * (standalone stream) and channel `<prefix>:gw:<id>`, all expiring with the session; channels
+ * `<prefix>:rr:<id>:<copy>` carry the client's responses to the replica copy that sent the request.
  *
  * @example
  * ```ts
@@ -128,10 +130,12 @@ class RedisStandaloneChannel implements StandaloneChannel {
   private pumping = false;
   private again = false;
   private closed = false;
+  /** Stops the relay of responses to this copy's requests. */
+  private stopRelay: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly redis: RedisConnection,
-    id: string,
+    private readonly id: string,
     private readonly context: StandaloneChannelContext,
     private readonly ttlMs: number,
     private readonly maxEvents: number,
@@ -145,11 +149,28 @@ class RedisStandaloneChannel implements StandaloneChannel {
   }
 
   async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
-    if (!Array.isArray(message) && isJsonObject(message) && 'method' in message && 'id' in message) {
-      // Its response could reach any replica, and only this one awaits it.
-      throw new Error('A server-initiated request outside a request stream is not supported with a shared session store; send it with relatedRequestId');
-    }
+    // A request's id names the copy awaiting it (the transport tags it), so its response finds it.
     await this.append(JSON.stringify(message));
+  }
+
+  async listenForResponses(copy: string, deliver: (response: JSONRPCMessage) => void): Promise<void> {
+    if (this.stopRelay !== undefined) return;
+    if (this.closed) throw new Error('The session copy is closed');
+    this.stopRelay = await this.redis.subscribe(this.redis.key('rr', this.id, copy), (text) => {
+      let response: unknown;
+      try {
+        response = JSON.parse(text);
+      } catch {
+        return;
+      }
+      if (isJsonObject(response)) deliver(response as unknown as JSONRPCMessage);
+    });
+    if (this.closed) this.releaseRelay();
+  }
+
+  async relayResponse(copy: string, response: JSONRPCMessage): Promise<boolean> {
+    const receivers = await this.redis.command<number>(['PUBLISH', this.redis.key('rr', this.id, copy), JSON.stringify(response)]);
+    return Number(receivers) > 0;
   }
 
   owns(lastEventId: string): boolean {
@@ -214,6 +235,13 @@ class RedisStandaloneChannel implements StandaloneChannel {
     this.connection?.end();
     this.connection = undefined;
     this.releaseIfIdle();
+    this.releaseRelay();
+  }
+
+  private releaseRelay(): void {
+    const stop = this.stopRelay;
+    this.stopRelay = undefined;
+    stop?.().catch((error: unknown) => this.context.report(asError(error)));
   }
 
   private append(data: string): Promise<string> {

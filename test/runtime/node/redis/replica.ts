@@ -33,6 +33,19 @@ mcp.registerTool('confirm', { inputSchema: { type: 'object', properties: { what:
   const answer = await context.elicitForm(`Confirm ${String(what)}?`, { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }, { inputKey: 'confirm' });
   return text(`${name}: ${answer.action === 'accept' && (answer.content as { ok?: boolean }).ok === true ? 'confirmed' : 'refused'} ${String(what)}`);
 });
+// Sampling and elicitation round trips on the request's stream; the answers reach any replica.
+mcp.registerTool('consult', { inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] } }, async ({ topic }, context) => {
+  const sampled = await context.sample({ messages: [{ role: 'user', content: { type: 'text', text: `About ${topic}?` } }], maxTokens: 20 });
+  const answer = await context.elicitForm(`Publish the answer on ${topic}?`, { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] });
+  const block = Array.isArray(sampled.content) ? sampled.content[0] : sampled.content;
+  const said = block?.type === 'text' ? block.text : String(block?.type);
+  return text(`${name}: ${said}; ${answer.action === 'accept' && (answer.content as { ok?: boolean }).ok === true ? 'published' : 'withheld'}`);
+});
+// A request outside the call's stream: it goes out on the GET stream, wherever that is held.
+mcp.registerTool('roots-aside', {}, async (_args, context) => {
+  const { roots } = await context.session.server.listRoots();
+  return text(`${name}: ${roots.map((root) => root.uri).join(',')}`);
+});
 await shared.bus.attach(mcp);
 const node = createMcpNodeServer({ ...shared.handlerOptions(() => mcp.createServer()), sessionIdleTimeoutMs: 60_000, keepAliveMs: 1_000, retryMs: 100 });
 const url = await node.listen(0);

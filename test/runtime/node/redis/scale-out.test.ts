@@ -150,6 +150,54 @@ describe('Redis scale-out behind a round-robin proxy', () => {
     await client.close();
   }, 30_000);
 
+  it('completes sampling and elicitation round trips of a 2025-11-25 tool call while every POST hops replicas', async () => {
+    const client = new Client({ name: 'consulted', version: '1.0.0' }, { protocolVersion: STATEFUL, negotiation: 'pin', capabilities: { sampling: {}, elicitation: { form: {} }, roots: {} } });
+    client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work' }] }));
+    const asked: string[] = [];
+    client.setRequestHandler('sampling/createMessage', (params) => {
+      const content = params.messages[0]!.content;
+      asked.push(`sample ${Array.isArray(content) ? '' : content.type === 'text' ? content.text : ''}`);
+      return { role: 'assistant', content: { type: 'text', text: 'forty-two' }, model: 'test-model' };
+    });
+    client.setRequestHandler('elicitation/create', (params) => {
+      asked.push(`elicit ${params.message}`);
+      return { action: 'accept', content: { ok: true } };
+    });
+    const start = proxy.log.length;
+    await client.connect(new StreamableHttpClientTransport(proxy.url));
+    const session = await eventually(() => proxy.log.slice(start).find((entry) => entry.method === 'GET' && entry.session !== undefined)?.session, 'the GET stream');
+    for (let i = 0; i < 3; i++) {
+      const before = proxy.log.length;
+      const result = await client.callTool({ name: 'consult', arguments: { topic: `life-${i}` } });
+      expect((result.content[0] as { text: string }).text).toMatch(/^r\d: forty-two; published$/);
+      // The call, the sampling response and the elicitation response: three POSTs, three replicas.
+      // The last 202 may be logged after the result arrived (the relay answers the POST after publishing).
+      const posts = await eventually(() => {
+        const found = proxy.log.slice(before).filter((entry) => entry.method === 'POST' && entry.session === session);
+        return found.length >= 3 ? found : undefined;
+      }, 'three POSTs in the log');
+      expect(posts).toHaveLength(3);
+      expect(new Set(posts.map((entry) => entry.upstream)).size).toBe(3);
+    }
+    expect(asked).toEqual([0, 1, 2].flatMap((i) => [`sample About life-${i}?`, `elicit Publish the answer on life-${i}?`]));
+    // Concurrent calls on different replicas' copies of the session: their request ids must not collide.
+    const results = await Promise.all([0, 1, 2].map((i) => client.callTool({ name: 'consult', arguments: { topic: `parallel-${i}` } })));
+    for (const result of results) expect((result.content[0] as { text: string }).text).toMatch(/^r\d: forty-two; published$/);
+    expect(asked).toHaveLength(12);
+    // A request sent outside the call's stream travels on the GET stream (held by one replica)
+    // and its answer reaches the replica awaiting it, wherever the balancer sends it.
+    const holder = proxy.log.slice(start).find((entry) => entry.method === 'GET' && entry.session === session)!.upstream;
+    const aside = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const result = await client.callTool({ name: 'roots-aside', arguments: {} });
+      const [from, roots] = (result.content[0] as { text: string }).text.split(': ');
+      expect(roots).toBe('file:///work');
+      aside.add(from!);
+    }
+    expect([...aside].some((from) => from !== holder)).toBe(true);
+    await client.close();
+  }, 30_000);
+
   it('completes a 2026-07-28 MRTR flow across replicas, across a key rotation, and refuses a tampered requestState', async () => {
     const first = await callStateless('confirm', { arguments: { what: 'deploy' } });
     expect(first.message?.result).toMatchObject({ resultType: 'input_required' });
@@ -308,7 +356,14 @@ describe('Redis scale-out behind a round-robin proxy', () => {
       expect(outcomes.other).toEqual([]);
       expect(pair.every((replica) => replica.alive)).toBe(true);
       // The session made before the outage (acknowledged, so on disk) is still served by both replicas.
-      for (let i = 0; i < 2; i++) expect((await callStateful(session, 'whoami')).message?.result).toBeDefined();
+      // A replica may still be reconnecting (503, retried); the session itself must never be lost (404).
+      for (let i = 0; i < 2; i++) {
+        const reply = await eventually(async () => {
+          const attempt = await callStateful(session, 'whoami');
+          return attempt.status === 503 ? undefined : attempt;
+        }, 'both replicas reconnected');
+        expect(reply.message?.result).toBeDefined();
+      }
       expect(pair.map((replica) => replica.stderr.join('')).join('')).toMatch(/Lost the Redis .* connection; reconnecting/);
     } finally {
       proxy = target;

@@ -36,6 +36,9 @@ export class ListChangedNotifier {
 
   changed(kind: ListKind): void {
     if (this.mode === 'off') return;
+    // Nobody to tell (sessions made later see the list as it is then), and no timer either:
+    // registering at module scope must not schedule one (Workers refuse timers there).
+    if (this.sessions()[Symbol.iterator]().next().done === true) return;
     if (this.mode === 'immediate') {
       this.send(kind, this.epoch);
       return;

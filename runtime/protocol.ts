@@ -175,6 +175,11 @@ export class Protocol {
     this.dispatcher.requestHandlers.set(method, handler as unknown as RequestHandler);
   }
 
+  /** The handler of incoming request `method`, if one is registered (to wrap it, say). */
+  requestHandler(method: string): RequestHandler | undefined {
+    return this.dispatcher.requestHandlers.get(method);
+  }
+
   /** True when a handler for incoming request `method` is registered. */
   handles(method: string): boolean {
     return this.dispatcher.requestHandlers.has(method);

@@ -18,6 +18,8 @@ export type ListKind = 'tools' | 'prompts' | 'resources';
 type Notifier = (params?: Record<string, unknown>, options?: unknown) => Promise<void>;
 const NOTIFIERS = { tools: 'notifyToolListChanged', prompts: 'notifyPromptListChanged', resources: 'notifyResourceListChanged' } as const;
 const KINDS = Object.keys(NOTIFIERS) as ListKind[];
+/** How long a session's shared subscription set outlives its last change (a day; sessions end sooner). */
+const SUBSCRIPTION_TTL_MS = 24 * 60 * 60 * 1000;
 
 interface Tracked {
   readonly server: Server;
@@ -99,6 +101,9 @@ export class RedisChangeBus {
    * since the capabilities of that Server (like any) follow from what is registered then.
    */
   async attach(mcp: McpServer): Promise<void> {
+    // Resource updates go through the bus in both eras: a stateful session may have subscribed
+    // on another replica, and its GET stream may be held by a third.
+    mcp.notifyResourceUpdated = (uri: string) => this.resourceUpdated(uri);
     const server = this.track(mcp.createServer());
     const [clientEnd, serverEnd] = createLinkedPair();
     const client = new Client({ name: 'mcpgen-change-bus', version: '1.0.0' }, { protocolVersion: '2025-11-25', negotiation: 'pin' });
@@ -116,7 +121,10 @@ export class RedisChangeBus {
     this.flushTimer ??= setTimeout(() => this.flush(), 0);
   }
 
-  /** Announces an updated resource to the `subscriptions/listen` streams of every replica that asked for it. */
+  /**
+   * Announces an updated resource to every replica: each tells the `subscriptions/listen` streams
+   * that asked for it, and the GET streams it holds of stateful sessions subscribed to it.
+   */
   async resourceUpdated(uri: string): Promise<void> {
     await this.redis.publish(this.redis.key('bus'), JSON.stringify({ o: this.replicaId, u: uri } satisfies BusMessage));
   }
@@ -141,6 +149,7 @@ export class RedisChangeBus {
     }
     const resourceUpdated = server.notifyResourceUpdated;
     const entry: Tracked = { server, notify, resourceUpdated };
+    this.shareSubscriptions(server);
     server.notifyResourceUpdated = async (params, options) => {
       // Stateful sessions keep their resources/subscribe state per Server: those stay local.
       if (server.era !== 'stateless') return resourceUpdated(params, options);
@@ -154,6 +163,37 @@ export class RedisChangeBus {
       closed?.();
     };
     return server;
+  }
+
+  /**
+   * Records the `resources/subscribe` and `resources/unsubscribe` of stateful sessions in Redis
+   * (a set per session, expiring like the session), so that the replica holding a session's GET
+   * stream knows what it subscribed to, whichever replica took the request.
+   */
+  private shareSubscriptions(server: Server): void {
+    for (const [method, command] of [['resources/subscribe', 'SADD'], ['resources/unsubscribe', 'SREM']] as const) {
+      const handler = server.protocol.requestHandler(method);
+      if (handler === undefined) continue;
+      server.protocol.setRequestHandler(method, async (params, context) => {
+        const result = await handler(params, context);
+        const session = context.extra?.sessionId;
+        const uri = params?.uri;
+        if (server.era === 'stateful' && session !== undefined && typeof uri === 'string') {
+          const key = this.redis.key('subs', session);
+          await this.redis.command([command, key, uri]);
+          await this.redis.command(['PEXPIRE', key, String(SUBSCRIPTION_TTL_MS)]);
+        }
+        return result;
+      });
+    }
+  }
+
+  /** Sends the update on a GET stream this replica holds, when that session subscribed to `uri`. */
+  private async updateIfSubscribed(entry: Tracked, uri: string): Promise<void> {
+    const session = entry.server.protocol.transport?.sessionId;
+    if (session === undefined) return;
+    const member = await this.redis.command<number>(['SISMEMBER', this.redis.key('subs', session), uri]);
+    if (member === 1) await entry.resourceUpdated({ uri });
   }
 
   private flush(): void {
@@ -184,6 +224,8 @@ export class RedisChangeBus {
         sent = entry.notify[message.k]();
       } else if (typeof message.u === 'string' && stateless) {
         sent = entry.resourceUpdated({ uri: message.u });
+      } else if (typeof message.u === 'string') {
+        sent = this.updateIfSubscribed(entry, message.u);
       }
       sent?.catch((error: unknown) => {
         // A session whose server did not declare `listChanged` for the list is not told.

@@ -46,6 +46,12 @@ mcp.registerTool('roots-aside', {}, async (_args, context) => {
   const { roots } = await context.session.server.listRoots();
   return text(`${name}: ${roots.map((root) => root.uri).join(',')}`);
 });
+// A resource clients may subscribe to, and a tool that announces an update of it from whichever replica runs it.
+mcp.registerResource('doc', 'test://doc', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri, text: `served by ${name}` }] }));
+mcp.registerTool('touch-doc', {}, async () => {
+  await mcp.notifyResourceUpdated('test://doc');
+  return text(`${name} touched test://doc`);
+});
 await shared.bus.attach(mcp);
 const node = createMcpNodeServer({ ...shared.handlerOptions(() => mcp.createServer()), sessionIdleTimeoutMs: 60_000, keepAliveMs: 1_000, retryMs: 100 });
 const url = await node.listen(0);

@@ -150,6 +150,31 @@ describe('Redis scale-out behind a round-robin proxy', () => {
     await client.close();
   }, 30_000);
 
+  it('delivers resource updates to a 2025-11-25 session that subscribed on another replica, until it unsubscribes', async () => {
+    const client = new Client({ name: 'subscriber', version: '1.0.0' }, { protocolVersion: STATEFUL, negotiation: 'pin' });
+    const updates: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (params) => {
+      updates.push(params.uri);
+    });
+    await client.connect(new StreamableHttpClientTransport(proxy.url));
+    const session = await eventually(() => proxy.log.find((entry) => entry.method === 'GET' && entry.session !== undefined && entry.session === (client as unknown as { protocol: { transport?: { sessionId?: string } } }).protocol.transport?.sessionId)?.session, 'the GET stream');
+    expect(session).toBeDefined();
+    await client.subscribe({ uri: 'test://doc' });
+    const touchedBy = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const result = await client.callTool({ name: 'touch-doc', arguments: {} });
+      touchedBy.add((result.content[0] as { text: string }).text.split(' ')[0]!);
+    }
+    // Updates announced on three replicas, delivered once each by the one holding the stream.
+    expect(touchedBy.size).toBe(3);
+    await eventually(() => (updates.length >= 3 ? true : undefined), 'three resources/updated on the GET stream');
+    await client.unsubscribe({ uri: 'test://doc' });
+    await client.callTool({ name: 'touch-doc', arguments: {} });
+    await wait(300);
+    expect(updates).toEqual(['test://doc', 'test://doc', 'test://doc']);
+    await client.close();
+  }, 30_000);
+
   it('completes sampling and elicitation round trips of a 2025-11-25 tool call while every POST hops replicas', async () => {
     const client = new Client({ name: 'consulted', version: '1.0.0' }, { protocolVersion: STATEFUL, negotiation: 'pin', capabilities: { sampling: {}, elicitation: { form: {} }, roots: {} } });
     client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work' }] }));

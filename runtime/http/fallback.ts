@@ -122,7 +122,11 @@ export class FallbackHttpClientTransport implements Transport, StatelessEraTrans
     }
     await this.choosing;
     if (this.active === undefined) {
-      throw new SdkError('NOT_CONNECTED', 'FallbackHttpClientTransport could not connect');
+      // The message that was choosing failed without settling the transport (a stateless-era
+      // request refused with a 4xx): this one tries for itself, so it gets its own answer.
+      const chosen = this.choose(message, options);
+      this.choosing = chosen.then(() => undefined, () => undefined);
+      return chosen;
     }
     return this.active.send(message, options);
   }

@@ -3,7 +3,7 @@
 // rejection, protocol errors in HTTP error bodies, the fallback to initialize, cancellation by
 // closing the exchange, and no resumption.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client, FallbackHttpClientTransport, StreamableHttpClientTransport, type ClientOptions } from '../../../runtime/index.js';
+import { Client, FallbackHttpClientTransport, findHttpTransportError, InMemoryEraCache, StreamableHttpClientTransport, type ClientOptions } from '../../../runtime/index.js';
 import { FakeHttpServer, openSse, result, rpcIdOf, rpcMethodOf, sendJson, sendStatus, sleep, type FakeRequest } from './client-fake-server.js';
 import { initializeResult } from './client-fake-server.js';
 import type { ServerResponse } from 'node:http';
@@ -139,6 +139,21 @@ describe('Streamable HTTP in the stateless era', () => {
     await client.connect(transport);
     expect(client.era).toBe('stateful');
     expect(transport.kind).toBe('streamable-http');
+    await client.close();
+  });
+
+  it('gives every request sent while the first one is failing its own HTTP error through FallbackHttpClientTransport', async () => {
+    fake = await FakeHttpServer.start((request, res) => (rpcMethodOf(request.body) === 'server/discover' ? modern()(request, res) : sendStatus(res, 401)));
+    // A server this process already knows speaks the stateless era: connecting sends nothing.
+    const eraCache = new InMemoryEraCache();
+    const warm = newClient([], { eraCache });
+    await warm.connect(new FallbackHttpClientTransport(fake.url()));
+    await warm.close();
+    const client = newClient([], { eraCache });
+    await client.connect(new FallbackHttpClientTransport(fake.url()));
+    expect(client.era).toBe('stateless');
+    const failures = await Promise.all([1, 2, 3].map(() => client.listTools().catch((error: unknown) => error)));
+    for (const failure of failures) expect(findHttpTransportError(failure)?.status).toBe(401);
     await client.close();
   });
 

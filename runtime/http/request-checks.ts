@@ -7,7 +7,8 @@
 import { classifyMessage, type RequestId } from '../jsonrpc.js';
 import { INITIALIZE_REQUEST } from '../special-methods.js';
 import { decodeMessage, ParseFailure } from '../wire-format.js';
-import { TRANSPORT_ERROR_CODES } from './replies.js';
+import type { HttpReply, HttpRequestView } from './http-types.js';
+import { errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 
 /** A POST body that may go to a session. */
 export interface AcceptedPayload {
@@ -103,4 +104,26 @@ export function inspectPayload(text: string): Payload {
 
 function refused(code: number, message: string, id: RequestId | null): RefusedPayload {
   return { kind: 'refused', status: 400, code, message, id };
+}
+
+/**
+ * The checks every Streamable HTTP POST passes before its messages go anywhere: Accept,
+ * Content-Type, the body within `maxBodyBytes` and as UTF-8, and its JSON-RPC shape. Resolves
+ * with the accepted payload, or with the reply refusing the request.
+ */
+export async function readPostedMessages(request: HttpRequestView, maxBodyBytes: number): Promise<AcceptedPayload | HttpReply> {
+  if (!acceptsAll(request.header('accept'), ['application/json', 'text/event-stream'])) {
+    return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept both application/json and text/event-stream');
+  }
+  if (!isJsonContentType(request.header('content-type'))) {
+    return errorReply(415, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
+  }
+  const body = await request.readBody(maxBodyBytes);
+  if (!body.ok) {
+    return body.reason === 'too-large'
+      ? errorReply(413, TRANSPORT_ERROR_CODES.BAD_REQUEST, `Payload Too Large: the limit is ${maxBodyBytes} bytes`)
+      : errorReply(400, TRANSPORT_ERROR_CODES.PARSE_ERROR, 'Parse error: the body is not valid UTF-8 text');
+  }
+  const payload = inspectPayload(body.text);
+  return payload.kind === 'refused' ? errorReply(payload.status, payload.code, payload.message, {}, payload.id) : payload;
 }

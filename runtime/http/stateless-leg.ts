@@ -13,7 +13,7 @@ import { INITIALIZE_REQUEST } from '../special-methods.js';
 import { revisionModule, statelessRevisions } from '../revisions.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
-import { acceptsAll, inspectPayload, isJsonContentType } from './request-checks.js';
+import { readPostedMessages } from './request-checks.js';
 import { decodeHeaderValue, parameterHeaderMismatch } from './mcp-headers.js';
 import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
 import { randomHex } from './session.js';
@@ -69,22 +69,8 @@ export class StatelessHttpLeg {
   }
 
   private async post(request: HttpRequestView): Promise<HttpReply> {
-    if (!acceptsAll(request.header('accept'), ['application/json', 'text/event-stream'])) {
-      return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept both application/json and text/event-stream');
-    }
-    if (!isJsonContentType(request.header('content-type'))) {
-      return errorReply(415, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
-    }
-    const body = await request.readBody(this.options.maxBodyBytes);
-    if (!body.ok) {
-      return body.reason === 'too-large'
-        ? errorReply(413, TRANSPORT_ERROR_CODES.BAD_REQUEST, `Payload Too Large: the limit is ${this.options.maxBodyBytes} bytes`)
-        : errorReply(400, TRANSPORT_ERROR_CODES.PARSE_ERROR, 'Parse error: the body is not valid UTF-8 text');
-    }
-    const payload = inspectPayload(body.text);
-    if (payload.kind === 'refused') {
-      return errorReply(payload.status, payload.code, payload.message, {}, payload.id);
-    }
+    const payload = await readPostedMessages(request, this.options.maxBodyBytes);
+    if (payload.kind !== 'messages') return payload;
     if (payload.batch) {
       return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, 'Invalid Request: the body must be a single JSON-RPC message in this protocol version');
     }

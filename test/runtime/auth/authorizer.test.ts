@@ -4,9 +4,8 @@
  * failures, legacy discovery, client credentials, resource and issuer checks).
  */
 import { generateKeyPairSync, verify } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { serveRoutes, type Route } from './fixtures/route-server.js';
 import { InMemoryOAuthStore, OAuthAuthorizer, withOAuth, type OAuthClientProvider, type StoredTokens } from '../../../runtime/auth/index.js';
 import { startAuthorizationServer } from './fixtures/authorization-server.js';
 
@@ -15,29 +14,7 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-type Route = (request: IncomingMessage, body: string, response: ServerResponse) => void;
-
-/** An HTTP server answering from `routes` (`METHOD /path`), 404 otherwise; resolves with its base URL. */
-async function serve(routes: (base: string) => Record<string, Route>): Promise<string> {
-  let table: Record<string, Route> = {};
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const route = table[`${request.method} ${new URL(request.url ?? '/', 'http://x').pathname}`];
-      if (route === undefined) response.writeHead(404).end();
-      else route(request, body, response);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  table = routes(base);
-  cleanups.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return base;
-}
+const serve = (routes: (base: string) => Record<string, Route>): Promise<string> => serveRoutes(routes, cleanups);
 
 const json = (value: unknown): Route => (_request, _body, response) => {
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));

@@ -3,9 +3,9 @@
  * and the resource server's nonce challenges, and withOAuth presenting bound tokens, against
  * small HTTP peers on 127.0.0.1.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveRoutes, type Route } from './fixtures/route-server.js';
 import { DpopProver, generateDpopKeyPair, InvalidDpopProofError, verifyDpopProof, withOAuth, type OAuthClientProvider } from '../../../runtime/auth/index.js';
 import { requestToken } from '../../../runtime/auth/endpoints.js';
 import { checkDpopProof, sha256 } from './fixtures/dpop.js';
@@ -15,29 +15,7 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-type Route = (request: IncomingMessage, body: string, response: ServerResponse) => void;
-
-/** An HTTP server answering from `routes` (`METHOD /path`), 404 otherwise; resolves with its base URL. */
-async function serve(routes: (base: string) => Record<string, Route>): Promise<string> {
-  let table: Record<string, Route> = {};
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const route = table[`${request.method} ${new URL(request.url ?? '/', 'http://x').pathname}`];
-      if (route === undefined) response.writeHead(404).end();
-      else route(request, body, response);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  table = routes(base);
-  cleanups.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return base;
-}
+const serve = (routes: (base: string) => Record<string, Route>): Promise<string> => serveRoutes(routes, cleanups);
 
 function send(response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));

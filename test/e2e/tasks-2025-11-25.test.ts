@@ -13,6 +13,7 @@ import { Client, McpServer, ProtocolError, SdkError, StreamableHttpClientTranspo
 import { TasksClient, TasksExtension } from '../../runtime/extensions/tasks/index.js';
 import { validateCreateTaskResult, validateGetTaskResult, validateListTasksResult, type Task } from '../../generated/2025-11-25/index.js';
 import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node/index.js';
+import { registerTaskTools } from './fixtures/task-tools.js';
 
 const REVISION = '2025-11-25';
 const RELATED = 'io.modelcontextprotocol/related-task';
@@ -23,25 +24,9 @@ let cancelledReason: Promise<unknown>;
 beforeAll(async () => {
   const tasks = new TasksExtension({ pollIntervalMs: 20 });
   const mcp = new McpServer({ name: 'tasks-2025', version: '1.0.0' }, { extensions: [tasks] });
-  mcp.registerTool('compute', { inputSchema: z.object({ ms: z.number() }), execution: { taskSupport: 'optional' } }, async ({ ms }) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    return { content: [{ type: 'text', text: `computed in ${ms} ms` }] };
-  });
-  mcp.registerTool('book', { execution: { taskSupport: 'required' } }, async (_args, context) => {
-    const answer = await context.elicitForm('Which day?', z.object({ day: z.string() }), { inputKey: 'day' });
-    return { content: [{ type: 'text', text: answer.action === 'accept' ? `booked for ${answer.content.day}` : 'not booked' }] };
-  });
+  cancelledReason = registerTaskTools(mcp).cancelled;
   mcp.registerTool('broken', { execution: { taskSupport: 'optional' } }, async () => ({ content: [{ type: 'text', text: 'no luck' }], isError: true }));
   mcp.registerTool('plain', {}, async () => ({ content: [{ type: 'text', text: 'plain' }] }));
-  let onCancel: (reason: unknown) => void = () => undefined;
-  cancelledReason = new Promise((resolve) => {
-    onCancel = resolve;
-  });
-  mcp.registerTool('forever', { execution: { taskSupport: 'optional' } }, async (_args, context) => {
-    await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
-    onCancel(context.signal.reason);
-    return { content: [] };
-  });
   node = createMcpNodeServer({ server: () => mcp.createServer(), path: '/mcp' });
   url = await node.listen();
 });

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { Client, McpServer, ProtocolError, SdkError, StreamableHttpClientTransport, type RequestContext } from '../../runtime/index.js';
 import { isTaskHandle, TasksClient, TasksExtension } from '../../runtime/extensions/tasks/index.js';
 import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node/index.js';
+import { registerTaskTools } from './fixtures/task-tools.js';
 
 let node: McpNodeServer;
 let url: URL;
@@ -22,23 +23,7 @@ const requester = (context: RequestContext): string | null => {
 beforeAll(async () => {
   const tasks = new TasksExtension({ pollIntervalMs: 20, requester });
   const mcp = new McpServer({ name: 'tasks-e2e', version: '1.0.0' }, { extensions: [tasks] });
-  mcp.registerTool('compute', { inputSchema: z.object({ ms: z.number() }), execution: { taskSupport: 'optional' } }, async ({ ms }) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    return { content: [{ type: 'text', text: `computed in ${ms} ms` }] };
-  });
-  mcp.registerTool('book', { execution: { taskSupport: 'required' } }, async (_args, context) => {
-    const answer = await context.elicitForm('Which day?', z.object({ day: z.string() }), { inputKey: 'day' });
-    return { content: [{ type: 'text', text: answer.action === 'accept' ? `booked for ${answer.content.day}` : 'not booked' }] };
-  });
-  let onCancel: (reason: unknown) => void = () => undefined;
-  cancelledReason = new Promise((resolve) => {
-    onCancel = resolve;
-  });
-  mcp.registerTool('forever', { execution: { taskSupport: 'optional' } }, async (_args, context) => {
-    await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
-    onCancel(context.signal.reason);
-    return { content: [] };
-  });
+  cancelledReason = registerTaskTools(mcp).cancelled;
   node = createMcpNodeServer({ server: () => mcp.createServer(), path: '/mcp' });
   url = await node.listen();
 });

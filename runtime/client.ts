@@ -16,6 +16,7 @@ import { headerParameters } from './http/mcp-headers.js';
 import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, LOG_LEVEL_META, PROTOCOL_VERSION_META, SERVER_INFO_META } from './stateless/meta.js';
 import type { Transport } from './transport.js';
 import { checkValue, describeIssues } from './validation.js';
+import { acceptsInput } from './stateless/input-broker.js';
 
 type Defaults = Stateful.ProtocolTypes;
 type ClientRequests = Stateful.ClientRequestMap;
@@ -295,7 +296,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     }
     const send = (sent: Params, roundOptions: RequestOptions): Promise<unknown> => super.sendRequest(method, this.withMeta(sent), roundOptions);
     let result: unknown;
-    if (info?.resultDefinitions.includes('InputRequiredResult') === true) {
+    if (acceptsInput(this.protocol.revision!, method)) {
       result = await runInputRounds(method, params as Params | undefined, options ?? {}, {
         send,
         fulfil: (key, inputMethod, inputParams, signal) => this.fulfil(key, inputMethod, inputParams, signal),

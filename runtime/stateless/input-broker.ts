@@ -107,3 +107,23 @@ export class InputBroker {
     return Promise.reject(new InputRequiredSignal(name));
   }
 }
+
+/** True when `method`'s result may be an InputRequiredResult in `module` (tools/call, prompts/get, resources/read). */
+export function acceptsInput(module: RevisionModule, method: string): boolean {
+  let known = inputMethods.get(module);
+  if (known === undefined) {
+    known = new Set(Object.values(module.methods)
+      .filter((info) => info.resultDefinitions.some((name) => isInputRequiredDefinition(module, name)))
+      .map((info) => info.method));
+    inputMethods.set(module, known);
+  }
+  return known.has(method);
+}
+
+const inputMethods = new WeakMap<RevisionModule, Set<string>>();
+
+function isInputRequiredDefinition(module: RevisionModule, name: string): boolean {
+  // The interim result is the one whose `resultType` is `input_required`; found by shape, not by name.
+  const validator = module.definitions[name];
+  return validator !== undefined && validator({ resultType: 'input_required', requestState: 'x' });
+}

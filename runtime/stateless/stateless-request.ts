@@ -11,7 +11,7 @@ import { isJsonObject, type RequestId } from '../jsonrpc.js';
 import { LOG_NOTIFICATION } from '../special-methods.js';
 import type { Meta, Params, RequestContext, RequestHandler, RequestOptions } from '../request-context.js';
 import type { MessageExtra } from '../transport.js';
-import { InputBroker, InputRequiredSignal } from './input-broker.js';
+import { acceptsInput, InputBroker, InputRequiredSignal } from './input-broker.js';
 import { CLIENT_CAPABILITIES_META, finishResult, LOG_LEVEL_META } from './meta.js';
 import { digestArguments, RequestStateError, type RequestStateBinding, type RequestStateCodec } from './request-state.js';
 
@@ -98,25 +98,6 @@ export class StatelessContext implements RequestContext {
   }
 }
 
-/** True when `method`'s result may be an InputRequiredResult in `module` (tools/call, prompts/get, resources/read). */
-export function acceptsInput(module: RevisionModule, method: string): boolean {
-  let known = inputMethods.get(module);
-  if (known === undefined) {
-    known = new Set(Object.values(module.methods)
-      .filter((info) => info.resultDefinitions.some((name) => isInputRequiredDefinition(module, name)))
-      .map((info) => info.method));
-    inputMethods.set(module, known);
-  }
-  return known.has(method);
-}
-
-const inputMethods = new WeakMap<RevisionModule, Set<string>>();
-
-function isInputRequiredDefinition(module: RevisionModule, name: string): boolean {
-  // The interim result is the one whose `resultType` is `input_required`; found by shape, not by name.
-  const validator = module.definitions[name];
-  return validator !== undefined && validator({ resultType: 'input_required', requestState: 'x' });
-}
 
 /** The request-state binding of a request: method, target and a digest of its arguments. */
 async function bindingOf(method: string, params: Params | undefined, extra: MessageExtra | undefined): Promise<RequestStateBinding> {

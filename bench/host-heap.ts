@@ -7,9 +7,9 @@
  *
  * Run: node --expose-gc --import tsx bench/host-heap.ts [--calls N]
  */
-import { ConnectionManager } from '../runtime/node/host/index.js';
+import { ConnectionManager } from '../runtime/features/host/index.js';
 import { McpServer } from '../runtime/index.js';
-import { createMcpNodeServer } from '../runtime/node/index.js';
+import { createMcpNodeServer } from '../runtime/node.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');

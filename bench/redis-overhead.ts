@@ -20,9 +20,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processCpuMicros, ownCpuMicros } from './lib/cpu.js';
 import { createMcpHttpHandler, McpServer, type McpHttpHandler } from '../runtime/index.js';
-import { TasksExtension } from '../runtime/extensions/tasks/index.js';
-import { createRedisScaleOut, RedisTaskStore, type RedisScaleOut } from '../runtime/node/redis/index.js';
-import { SseReader } from '../test/runtime/http/server-support.js';
+import { TasksExtension } from '../runtime/features/tasks/index.js';
+import { createRedisScaleOut, RedisTaskStore, type RedisScaleOut } from '../runtime/features/redis/index.js';
+import { SseReader } from '../test/runtime/transports/http/server-support.js';
 
 const CALLS = Number(process.env.CALLS ?? 1_000);
 /** Rounds per case, memory and Redis alternating, medians reported: the machine is shared and noisy. */

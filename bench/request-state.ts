@@ -10,7 +10,7 @@
  * state is checked, so a broken codec cannot produce a fast number.
  */
 import { ownCpuMicros } from './lib/cpu.js';
-import { createRequestStateBinding, digestArguments, RequestStateCodec, type RequestStateBinding } from '../runtime/stateless/request-state.js';
+import { createRequestStateBinding, digestArguments, RequestStateCodec, type RequestStateBinding } from '../runtime/era/request-state.js';
 
 const RUNS = 5;
 const MIN_RUN_NS = 500_000_000n;

@@ -8,7 +8,7 @@
  * URI would.
  */
 import type { Client } from '../runtime/index.js';
-import { idJagAssertion, type JwsAlgorithm, type OAuthClientProvider } from '../runtime/auth/index.js';
+import { idJagAssertion, type JwsAlgorithm, type OAuthClientProvider } from '../runtime/features/auth/index.js';
 
 const REDIRECT_URI = 'http://localhost:3000/callback';
 /** The Client ID Metadata Document URL the suite expects (auth/basic-cimd); the suite never fetches it. */

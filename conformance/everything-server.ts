@@ -11,11 +11,11 @@
  */
 import { pathToFileURL } from 'node:url';
 import { headerParameters, httpExtra, InMemoryEventStore, ProtocolError, SdkError, Server, Stateful, statefulRevisions, StatelessContext, type RequestContext } from '../runtime/index.js';
-import { createMcpNodeServer, StdioServerTransport, type McpNodeServer } from '../runtime/node/index.js';
+import { createMcpNodeServer, StdioServerTransport, type McpNodeServer } from '../runtime/node.js';
 import { complete, prompts, readResource, resources, templates, tools as baseTools, type ToolIo } from './fixtures.js';
 import { inputPrompt, inputTools } from './fixtures-input.js';
 import { taskTools } from './fixtures-tasks.js';
-import { TasksExtension } from '../runtime/extensions/tasks/index.js';
+import { TasksExtension } from '../runtime/features/tasks/index.js';
 
 /** Every tool fixture: the stateful-era ones, then those added for the stateless era. */
 const tools = [...baseTools, ...inputTools];

@@ -5,7 +5,7 @@
  * tool that gathers input with a multi round-trip request before it becomes a task.
  */
 import { ProtocolError, Stateful, type RequestContext } from '../runtime/index.js';
-import type { TasksExtension } from '../runtime/extensions/tasks/index.js';
+import type { TasksExtension } from '../runtime/features/tasks/index.js';
 
 type JsonObject = Record<string, unknown>;
 

@@ -30,9 +30,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Repository modules and the package subpath users import them from. */
 const SUBPATHS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:\.\.?\/)+runtime\/index\.js$/, 'mcpgen'],
-  [/^(?:\.\.?\/)+runtime\/node\/index\.js$/, 'mcpgen/node'],
-  [/^(?:\.\.?\/)+runtime\/node\/host\/index\.js$/, 'mcpgen/host'],
-  [/^(?:\.\.?\/)+runtime\/auth\/index\.js$/, 'mcpgen/auth'],
+  [/^(?:\.\.?\/)+runtime\/node\.js$/, 'mcpgen/node'],
+  [/^(?:\.\.?\/)+runtime\/features\/host\/index\.js$/, 'mcpgen/host'],
+  [/^(?:\.\.?\/)+runtime\/features\/auth\/index\.js$/, 'mcpgen/auth'],
   [/^(?:\.\.?\/)+generated\/([^/]+)\/index\.js$/, 'mcpgen/$1'],
 ];
 

@@ -2,7 +2,7 @@
 // type-checked against the TypeScript sources but imports dist/ at run time, so `make test`
 // does not need a build and the benchmark does not run TypeScript through a loader.
 import type * as Root from '../../runtime/index.js';
-import type * as NodeEntry from '../../runtime/node/index.js';
+import type * as NodeEntry from '../../runtime/node.js';
 import type * as Revision20251125 from '../../generated/2025-11-25/index.js';
 import { distUrl } from './paths.js';
 
@@ -13,7 +13,7 @@ export type McpgenRevision = typeof Revision20251125;
 /** Where each public entry of mcpgen lives in dist/. */
 export const MCPGEN_ENTRIES = {
   root: 'runtime/index.js',
-  node: 'runtime/node/index.js',
+  node: 'runtime/node.js',
   '2025-11-25': 'generated/2025-11-25/index.js',
 } as const;
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AuthInfo } from '../../runtime/auth/index.js';
+import type { AuthInfo } from '../../runtime/features/auth/index.js';
 
 export interface TinyAuthorizationServer {
   readonly issuer: string;

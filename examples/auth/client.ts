@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { Client, StreamableHttpClientTransport } from '../../runtime/index.js';
 // #endregion client
 // #region interactive
-import type { OAuthClientProvider } from '../../runtime/auth/index.js';
-import { FileOAuthStore, startLoopbackReceiver } from '../../runtime/node/index.js';
+import type { OAuthClientProvider } from '../../runtime/features/auth/index.js';
+import { FileOAuthStore, startLoopbackReceiver } from '../../runtime/node.js';
 // #endregion interactive
 import { isMain, runStoryFromArgs, type Story } from '../shared/harness.js';
 import { startAuthorizationServer } from './authorization-server.js';

@@ -8,9 +8,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 // #region server
 import { createMcpHttpHandler, McpServer, type McpHttpHandler } from '../../runtime/index.js';
-import { authInfoOf, type TokenVerifier } from '../../runtime/auth/index.js';
+import { authInfoOf, type TokenVerifier } from '../../runtime/features/auth/index.js';
 // #endregion server
-import { toNodeHandler } from '../../runtime/node/index.js';
+import { toNodeHandler } from '../../runtime/node.js';
 import type { TinyAuthorizationServer } from './authorization-server.js';
 
 // #region server

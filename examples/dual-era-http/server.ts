@@ -8,7 +8,7 @@
  */
 // #region server
 import { createMcpHttpHandler, McpServer } from '../../runtime/index.js';
-import { createMcpNodeServer } from '../../runtime/node/index.js';
+import { createMcpNodeServer } from '../../runtime/node.js';
 import { z } from 'zod';
 // #endregion server
 import { isMain, serveFromArgs } from '../shared/harness.js';

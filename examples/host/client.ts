@@ -10,10 +10,10 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 // #region host
-import { ConnectionManager } from '../../runtime/node/host/index.js';
+import { ConnectionManager } from '../../runtime/features/host/index.js';
 // #endregion host
-import { createMcpNodeServer } from '../../runtime/node/index.js';
-import { runCli } from '../../runtime/node/host/index.js';
+import { createMcpNodeServer } from '../../runtime/node.js';
+import { runCli } from '../../runtime/features/host/index.js';
 import { createServer as createNotesServer } from '../resources/server.js';
 import { isMain, runStoryFromArgs, type Story } from '../shared/harness.js';
 

@@ -4,7 +4,7 @@
  */
 // #region imports
 import { Client, createMcpHttpHandler, McpServer } from '../../runtime/index.js';
-import { StdioClientTransport, StdioServerTransport } from '../../runtime/node/index.js';
+import { StdioClientTransport, StdioServerTransport } from '../../runtime/node.js';
 import { z } from 'zod';
 // #endregion imports
 

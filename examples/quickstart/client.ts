@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 // #region client
 import { fileURLToPath } from 'node:url';
 import { Client } from '../../runtime/index.js';
-import { StdioClientTransport } from '../../runtime/node/index.js';
+import { StdioClientTransport } from '../../runtime/node.js';
 
 const server = fileURLToPath(new URL('./server.ts', import.meta.url));
 const client = new Client({ name: 'greeter-client', version: '1.0.0' });

@@ -3,7 +3,7 @@
  * Run it through its client (`make demo`) or any MCP client: `npx tsx examples/quickstart/server.ts`.
  */
 import { McpServer } from '../../runtime/index.js';
-import { StdioServerTransport } from '../../runtime/node/index.js';
+import { StdioServerTransport } from '../../runtime/node.js';
 import { z } from 'zod';
 
 const mcp = new McpServer({ name: 'greeter', version: '1.0.0' });

@@ -11,7 +11,7 @@
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, createLinkedPair, StreamableHttpClientTransport, type Server } from '../../runtime/index.js';
-import { createMcpNodeServer, StdioClientTransport, StdioServerTransport } from '../../runtime/node/index.js';
+import { createMcpNodeServer, StdioClientTransport, StdioServerTransport } from '../../runtime/node.js';
 
 export type TransportKind = 'stdio' | 'http' | 'memory';
 

@@ -15,8 +15,8 @@ import type { Transport as V1Transport, TransportSendOptions as V1SendOptions } 
 import { CreateMessageRequestSchema, type JSONRPCMessage as V1Message } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryEventStore, type Server } from '../../runtime/index.js';
-import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node/index.js';
-import { createHttpTestServer, eventually } from '../runtime/http/server-support.js';
+import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node.js';
+import { createHttpTestServer, eventually } from '../runtime/transports/http/server-support.js';
 import { createDemoServer } from './fixtures/demo-server.js';
 
 const STREAMABLE_REVISIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, httpExtra, InMemoryEventStore, Server, StreamableHttpClientTransport } from '../../runtime/index.js';
-import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node/index.js';
+import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node.js';
 
 /** A server whose `poll` tool drops its SSE connection mid-call, for the client to resume. */
 function pollingServer(): Server {

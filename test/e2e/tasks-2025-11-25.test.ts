@@ -10,9 +10,9 @@ import { StreamableHTTPClientTransport as V1StreamableTransport } from '@modelco
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client, McpServer, ProtocolError, SdkError, StreamableHttpClientTransport } from '../../runtime/index.js';
-import { TasksClient, TasksExtension } from '../../runtime/extensions/tasks/index.js';
+import { TasksClient, TasksExtension } from '../../runtime/features/tasks/index.js';
 import { validateCreateTaskResult, validateGetTaskResult, validateListTasksResult, type Task } from '../../generated/2025-11-25/index.js';
-import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node/index.js';
+import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node.js';
 import { registerTaskTools } from './fixtures/task-tools.js';
 
 const REVISION = '2025-11-25';

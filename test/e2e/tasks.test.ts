@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client, McpServer, ProtocolError, SdkError, StreamableHttpClientTransport, type RequestContext } from '../../runtime/index.js';
-import { isTaskHandle, TasksClient, TasksExtension } from '../../runtime/extensions/tasks/index.js';
-import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node/index.js';
+import { isTaskHandle, TasksClient, TasksExtension } from '../../runtime/features/tasks/index.js';
+import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node.js';
 import { registerTaskTools } from './fixtures/task-tools.js';
 
 let node: McpNodeServer;

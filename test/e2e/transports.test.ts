@@ -15,7 +15,7 @@ import {
   StreamableHttpClientTransport,
   type Transport,
 } from '../../runtime/index.js';
-import { createMcpNodeServer, StdioClientTransport, type McpNodeServer } from '../../runtime/node/index.js';
+import { createMcpNodeServer, StdioClientTransport, type McpNodeServer } from '../../runtime/node.js';
 import { revisionModules } from '../../generated/all.js';
 import { createDemoServer, TOOL_COUNT } from './fixtures/demo-server.js';
 

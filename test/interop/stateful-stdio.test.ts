@@ -18,7 +18,7 @@ import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextpro
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, SdkError, Stateful, statefulRevisions } from '../../runtime/index.js';
-import { StdioClientTransport } from '../../runtime/node/index.js';
+import { StdioClientTransport } from '../../runtime/node.js';
 import type { PeerSummary } from './peers/client-support.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));

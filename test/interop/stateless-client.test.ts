@@ -12,7 +12,7 @@ import { createMcpHandler, inputRequired, inputResponse, McpServer as V2McpServe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client, InMemoryEraCache, StreamableHttpClientTransport, type Transport } from '../../runtime/index.js';
-import { StdioClientTransport } from '../../runtime/node/index.js';
+import { StdioClientTransport } from '../../runtime/node.js';
 import { startV2Streamable, type RunningServer } from './peers/http-servers.js';
 import { toWebRequest, writeWebResponse } from './peers/node-fetch-bridge.js';
 

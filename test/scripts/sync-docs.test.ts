@@ -19,7 +19,7 @@ file('examples/a/server.ts', `/**
  */
 // #region server
 import { McpServer } from '../../runtime/index.js';
-import { StdioServerTransport } from '../../runtime/node/index.js';
+import { StdioServerTransport } from '../../runtime/node.js';
 import { revisionModule } from '../../generated/2025-06-18/index.js';
 // #endregion server
 import { helper } from '../shared/harness.js';

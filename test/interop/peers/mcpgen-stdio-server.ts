@@ -12,7 +12,7 @@
 //
 // Nothing is written to stdout except protocol messages; diagnostics go to stderr.
 import { InputRequiredSignal, McpServer, type Stateful } from '../../../runtime/index.js';
-import { StdioServerTransport } from '../../../runtime/node/index.js';
+import { StdioServerTransport } from '../../../runtime/node.js';
 import { waitWithTicks } from './wait-with-ticks.js';
 
 const text = (value: string): Stateful.CallToolResult => ({ content: [{ type: 'text', text: value }] });

@@ -1,0 +1,61 @@
+/**
+ * The `_meta` keys of the stateless era (2026-07-28 on). With no handshake, every request
+ * carries the protocol version and the client's capabilities and identity in `params._meta`,
+ * and results carry the server's identity the same way. These are the only places the
+ * runtime reads or writes them.
+ */
+import { isJsonObject } from '../core/jsonrpc.js';
+
+/** The protocol version a request speaks. */
+export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+/** The client's capabilities, declared on every request. */
+export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
+/** The client's name and version. */
+export const CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
+/** The lowest log level the client wants `notifications/message` for, on this request only. */
+export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
+/** The server's name and version, on results. */
+export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
+/** The `subscriptions/listen` request a notification belongs to. */
+export const SUBSCRIPTION_ID_META = 'io.modelcontextprotocol/subscriptionId';
+
+/** `params._meta` of a request, when it is an object. */
+export function requestMeta(params: unknown): Record<string, unknown> | undefined {
+  return isJsonObject(params) && isJsonObject(params._meta) ? params._meta : undefined;
+}
+
+/** The protocol version a request declares in `_meta`, if it declares one. */
+export function declaredVersion(params: unknown): string | undefined {
+  const value = requestMeta(params)?.[PROTOCOL_VERSION_META];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * A result with `resultType` (default `complete`), the server's identity in `_meta` and, for
+ * a cacheable result, the cache hints (default: re-fetch, not shareable).
+ */
+export function finishResult(result: unknown, serverInfo: unknown, cacheable = false): Record<string, unknown> {
+  const base = isJsonObject(result) ? result : {};
+  const meta = base._meta;
+  const finished: Record<string, unknown> = { ...base };
+  if (typeof finished.resultType !== 'string') finished.resultType = 'complete';
+  finished._meta = isJsonObject(meta) ? { ...meta, [SERVER_INFO_META]: serverInfo } : identityMeta(serverInfo);
+  if (cacheable && finished.resultType === 'complete') {
+    finished.ttlMs ??= 0;
+    finished.cacheScope ??= 'private';
+  }
+  return finished;
+}
+
+const identityMetas = new WeakMap<object, Readonly<Record<string, unknown>>>();
+
+/** `{ serverInfo }` as a `_meta`, one frozen object per identity (results only read it). */
+function identityMeta(serverInfo: unknown): Readonly<Record<string, unknown>> {
+  if (typeof serverInfo !== 'object' || serverInfo === null) return { [SERVER_INFO_META]: serverInfo };
+  let meta = identityMetas.get(serverInfo);
+  if (meta === undefined) {
+    meta = Object.freeze({ [SERVER_INFO_META]: serverInfo });
+    identityMetas.set(serverInfo, meta);
+  }
+  return meta;
+}

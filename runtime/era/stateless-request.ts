@@ -1,0 +1,169 @@
+/**
+ * Runs one request of the stateless era through its handler: verifies the MRTR request state,
+ * gives the handler a context whose client requests become input requests, applies the
+ * request's own log level, and shapes what the handler returns into a result of the era
+ * (`resultType`, the server's identity in `_meta`, or an `InputRequiredResult`).
+ */
+import type { CapabilityObject } from '../core/capabilities.js';
+import type { RevisionModule } from '../core/contract.js';
+import { ProtocolError } from '../core/errors.js';
+import { isJsonObject, type RequestId } from '../core/jsonrpc.js';
+import { LOG_NOTIFICATION } from '../core/special-methods.js';
+import type { Meta, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
+import type { MessageExtra } from '../core/transport.js';
+import { acceptsInput, InputBroker, InputRequiredSignal } from './input-broker.js';
+import { CLIENT_CAPABILITIES_META, finishResult, LOG_LEVEL_META } from './meta.js';
+import { digestArguments, RequestStateError, type RequestStateBinding, type RequestStateCodec } from './request-state.js';
+
+/** What the runner needs from the Server. */
+export interface StatelessHost {
+  readonly serverInfo: unknown;
+  readonly codec: RequestStateCodec;
+}
+
+/**
+ * The handler context of a stateless request: requests to the client go through the MRTR
+ * broker, and log messages are sent only at or above the level this request asked for.
+ */
+export class StatelessContext implements RequestContext {
+  /** Data the handler wants back on the retry; travels in the integrity-protected request state. */
+  requestState: unknown;
+
+  constructor(
+    private readonly inner: RequestContext,
+    private readonly broker: InputBroker | undefined,
+    private readonly module: RevisionModule,
+    previousState: unknown,
+  ) {
+    this.requestState = previousState;
+  }
+
+  get method(): string {
+    return this.inner.method;
+  }
+
+  get requestId(): RequestId {
+    return this.inner.requestId;
+  }
+
+  get signal(): AbortSignal {
+    return this.inner.signal;
+  }
+
+  get _meta(): Meta | undefined {
+    return this.inner._meta;
+  }
+
+  get extra(): MessageExtra | undefined {
+    return this.inner.extra;
+  }
+
+  /** The capabilities the client declared on this request. */
+  get clientCapabilities(): CapabilityObject | undefined {
+    const value = this._meta?.[CLIENT_CAPABILITIES_META];
+    return isJsonObject(value) ? value : undefined;
+  }
+
+  sendNotification(method: string, params?: Params): Promise<void> {
+    if (method === LOG_NOTIFICATION && !this.wantsLog(params?.level)) return Promise.resolve();
+    return this.inner.sendNotification(method, params);
+  }
+
+  sendRequest<R = unknown>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
+    if (this.broker === undefined) {
+      return Promise.reject(new ProtocolError(
+        this.module.errorCodes.INTERNAL_ERROR!,
+        `Internal error: ${this.method} cannot ask the client for ${method} in protocol ${this.module.revision} (only requests whose result may be input_required can)`,
+      ));
+    }
+    return this.broker.request(method, params, options?.inputKey) as Promise<R>;
+  }
+
+  reportProgress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.inner.reportProgress(progress, total, message);
+  }
+
+  log(level: string, data: unknown, logger?: string): Promise<void> {
+    if (!this.wantsLog(level)) return Promise.resolve();
+    return this.inner.log(level, data, logger);
+  }
+
+  /** Log messages flow only when the request named a level, and only at or above it. */
+  private wantsLog(level: unknown): boolean {
+    const wanted = this._meta?.[LOG_LEVEL_META];
+    if (typeof wanted !== 'string') return false;
+    const order = this.module.loggingLevels;
+    const rank = order.indexOf(String(level));
+    return rank === -1 || rank >= order.indexOf(wanted);
+  }
+}
+
+
+/** The request-state binding of a request: method, target and a digest of its arguments. */
+async function bindingOf(method: string, params: Params | undefined, extra: MessageExtra | undefined): Promise<RequestStateBinding> {
+  const target = typeof params?.name === 'string' ? params.name : typeof params?.uri === 'string' ? params.uri : '';
+  const argumentsDigest = await digestArguments(params?.arguments ?? {});
+  const auth = extra?.authInfo;
+  const subject = isJsonObject(auth) ? (typeof auth.subject === 'string' ? auth.subject : typeof auth.clientId === 'string' ? auth.clientId : undefined) : undefined;
+  return subject === undefined ? { method, target, argumentsDigest } : { method, target, argumentsDigest, subject };
+}
+
+/** Runs `handler` for one stateless request and returns the result to send. */
+export async function runStateless(
+  host: StatelessHost,
+  module: RevisionModule,
+  handler: RequestHandler,
+  params: Params | undefined,
+  context: RequestContext,
+): Promise<unknown> {
+  const method = context.method;
+  const cacheable = module.methods[method]?.cacheable === true;
+  if (!acceptsInput(module, method)) {
+    return finishResult(await handler(params, new StatelessContext(context, undefined, module, undefined)), host.serverInfo, cacheable);
+  }
+  const invalidParams = module.errorCodes.INVALID_PARAMS!;
+  // The binding hashes the arguments, so it is computed only when a state is opened or sealed:
+  // most calls neither bring one nor ask anything.
+  let binding: Promise<RequestStateBinding> | undefined;
+  const bound = (): Promise<RequestStateBinding> => (binding ??= bindingOf(method, params, context.extra));
+  let round = 0;
+  let answers: Record<string, unknown> = {};
+  let previous: unknown;
+  if (typeof params?.requestState === 'string') {
+    try {
+      const opened = await host.codec.open(params.requestState, await bound());
+      round = opened.round;
+      answers = { ...opened.answers };
+      previous = opened.user;
+    } catch (error) {
+      if (error instanceof RequestStateError) {
+        throw new ProtocolError(invalidParams, `Invalid params: ${error.message}`, { reason: error.reason });
+      }
+      throw error;
+    }
+  }
+  // This retry's answers; the handler's questions pick (and check) the members they need.
+  // Answers already carried in the verified state keep their value.
+  if (isJsonObject(params?.inputResponses)) answers = { ...params.inputResponses, ...answers };
+  const clientCapabilities = context._meta?.[CLIENT_CAPABILITIES_META];
+  const broker = new InputBroker(module, answers, isJsonObject(clientCapabilities) ? clientCapabilities : undefined);
+  const scoped = new StatelessContext(context, broker, module, previous);
+  let result: unknown;
+  try {
+    result = await handler(params, scoped);
+  } catch (error) {
+    if (!(error instanceof InputRequiredSignal) || !broker.pending) throw error;
+    const inputRequests = broker.inputRequests();
+    let requestState: string;
+    try {
+      requestState = await host.codec.seal({ binding: await bound(), round: round + 1, answers: broker.usedAnswers(), user: scoped.requestState });
+    } catch (sealError) {
+      if (sealError instanceof RequestStateError) {
+        throw new ProtocolError(invalidParams, `Invalid params: ${method} asked for input more often than allowed (${sealError.message})`, { reason: sealError.reason });
+      }
+      throw sealError;
+    }
+    return finishResult({ resultType: 'input_required', inputRequests, requestState }, host.serverInfo);
+  }
+  return finishResult(result, host.serverInfo, cacheable);
+}

@@ -1,0 +1,526 @@
+/**
+ * The OAuth client of one MCP server: it discovers the server's authorization server, obtains
+ * a client identity there, runs the authorization code grant with PKCE (or `client_credentials`),
+ * and keeps the tokens fresh. {@link withOAuth} drives it from HTTP responses.
+ */
+import { SdkError, messageOf } from '../../core/errors.js';
+import type { FetchLike } from '../../transports/http/client-request.js';
+import type { BearerChallenge } from './challenge.js';
+import { createPkcePair, randomToken } from './crypto.js';
+import { canonicalResource, discoverAuthorizationServer, discoverProtectedResource, resourceCovers } from './discovery.js';
+import { dpopProverFor, type DpopProver } from './dpop.js';
+import { chooseAuthMethod, registerClient, requestToken } from './endpoints.js';
+import { JWT_BEARER_GRANT_TYPE, type JwtBearerConfig } from './grants.js';
+import type { ClientCredentialsConfig, OAuthClientProvider } from './provider.js';
+import { InMemoryOAuthStore, type OAuthStore } from './store.js';
+import { OAuthError, type AuthorizationServerMetadata, type OAuthClientInformation, type OAuthClientMetadata, type OAuthTokens, type StoredTokens, type TokenEndpointAuthMethod } from './types.js';
+
+/** Tokens this close to expiry are refreshed before use. */
+const EXPIRY_MARGIN_MS = 30_000;
+const OFFLINE_ACCESS = 'offline_access';
+
+/** Options of an {@link OAuthAuthorizer}. */
+export interface OAuthAuthorizerOptions {
+  /** The fetch for metadata, registration and token requests (default `globalThis.fetch`). */
+  readonly fetch?: FetchLike | undefined;
+}
+
+/** Everything discovery learnt about who issues tokens for the server. */
+interface AuthorizationTarget {
+  /** The `resource` parameter: the metadata's resource, or the server's canonical URI without metadata. */
+  readonly resource: string;
+  readonly issuer: string;
+  readonly metadata: AuthorizationServerMetadata | undefined;
+  readonly authorizationEndpoint: string;
+  readonly tokenEndpoint: string;
+  readonly registrationEndpoint: string | undefined;
+  readonly scopesSupported: readonly string[] | undefined;
+}
+
+/** An authorization waiting for the user to come back, as stored under `pending:<state>`. */
+interface PendingAuthorization {
+  readonly state: string;
+  readonly verifier: string;
+  readonly issuer: string;
+  readonly issParameterSupported: boolean;
+  readonly resource: string;
+  readonly redirectUri: string;
+  readonly scope: string | undefined;
+  readonly client: OAuthClientInformation;
+  readonly method: TokenEndpointAuthMethod;
+  readonly tokenEndpoint: string;
+}
+
+/**
+ * The OAuth client state of one MCP server. Concurrent callers share one authorization or
+ * refresh at a time (single flight); a caller whose token was already replaced by another
+ * caller's authorization just uses the new token.
+ *
+ * @example
+ * ```ts
+ * import { OAuthAuthorizer } from 'mcpgen/auth';
+ *
+ * const authorizer = new OAuthAuthorizer('https://mcp.example.com/mcp', {
+ *   clientCredentials: { clientId: 'reporting-job', clientSecret: process.env.MCP_SECRET },
+ * });
+ * const token = await authorizer.authorize();
+ * ```
+ */
+export class OAuthAuthorizer {
+  /** The MCP server's URL. */
+  readonly serverUrl: URL;
+  /** The DPoP prover when the provider switches DPoP on (shared by every authorizer of the provider). */
+  readonly dpop: DpopProver | undefined;
+  private readonly provider: OAuthClientProvider;
+  private readonly store: OAuthStore;
+  private readonly fetchImpl: FetchLike;
+  private inflight: Promise<void> | undefined;
+
+  constructor(serverUrl: string | URL, provider: OAuthClientProvider, options: OAuthAuthorizerOptions = {}) {
+    this.serverUrl = new URL(serverUrl);
+    this.provider = provider;
+    this.store = provider.store ?? new InMemoryOAuthStore();
+    this.fetchImpl = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+    this.dpop = dpopProverFor(provider);
+  }
+
+  /** The credentials of a client that authorizes without a user: the JWT bearer grant's, else `clientCredentials`. */
+  private get machine(): JwtBearerConfig | ClientCredentialsConfig | undefined {
+    return this.provider.jwtBearer ?? this.provider.clientCredentials;
+  }
+
+  private get tokensKey(): string {
+    return `tokens:${canonicalResource(this.serverUrl)}`;
+  }
+
+  /** The stored tokens of this server, if any. */
+  async tokens(): Promise<StoredTokens | undefined> {
+    return (await this.store.get(this.tokensKey)) as StoredTokens | undefined;
+  }
+
+  /**
+   * The access token to send, refreshed first when it is about to expire and a refresh token
+   * is at hand; undefined before any authorization.
+   */
+  async accessToken(signal?: AbortSignal): Promise<string | undefined> {
+    await this.inflight?.catch(() => undefined);
+    const stored = await this.tokens();
+    if (stored === undefined) return undefined;
+    if (stored.expiresAt !== undefined && stored.expiresAt - EXPIRY_MARGIN_MS <= Date.now() && stored.tokens.refresh_token !== undefined) {
+      await this.exclusive(stored.tokens.access_token, async () => void (await this.refresh(stored, signal))).catch(() => undefined);
+      return (await this.tokens())?.tokens.access_token;
+    }
+    return stored.tokens.access_token;
+  }
+
+  /**
+   * Obtains a new token after the server refused `failedToken` with 401: a refresh when
+   * possible (unless `reauthorize`), otherwise a new authorization. Resolves at once when
+   * another caller already replaced `failedToken`.
+   */
+  async handleUnauthorized(challenge: BearerChallenge | undefined, failedToken: string | undefined, reauthorize = false, signal?: AbortSignal): Promise<void> {
+    await this.exclusive(failedToken, async () => {
+      const stored = await this.tokens();
+      if (!reauthorize && stored?.tokens.refresh_token !== undefined && (await this.refresh(stored, signal))) return;
+      await this.authorizeWith(challenge, undefined, signal);
+    });
+  }
+
+  /**
+   * Steps up after a 403 `insufficient_scope`: authorizes again for the union of the scope
+   * asked for before and the challenged scope. Resolves false, doing nothing, when that union
+   * adds nothing to what the current token was requested with, since asking again for the same
+   * scope cannot help.
+   */
+  async handleInsufficientScope(challenge: BearerChallenge, failedToken: string | undefined, signal?: AbortSignal): Promise<boolean> {
+    let stepped = false;
+    await this.exclusive(failedToken, async () => {
+      const previous = (await this.tokens())?.requestedScope;
+      const wanted = unionScopes(previous, challenge.scope);
+      if (wanted === undefined || sameScopes(wanted, previous)) return;
+      stepped = true;
+      await this.authorizeWith(challenge, wanted, signal);
+    });
+    return stepped;
+  }
+
+  /** Runs a full authorization now (discovery included) and returns the new access token. */
+  async authorize(signal?: AbortSignal): Promise<string> {
+    await this.exclusive(undefined, () => this.authorizeWith(undefined, undefined, signal), true);
+    const stored = await this.tokens();
+    if (stored === undefined) throw new SdkError('AUTHORIZATION_FAILED', 'Authorization ended without a token');
+    return stored.tokens.access_token;
+  }
+
+  /**
+   * Completes an authorization whose `redirectToAuthorization` resolved undefined, with the URL
+   * the authorization server redirected the user to.
+   */
+  async finishAuthorization(callbackUrl: string | URL, signal?: AbortSignal): Promise<void> {
+    const callback = new URL(callbackUrl);
+    const state = callback.searchParams.get('state');
+    const pending = state === null ? undefined : ((await this.store.get(`pending:${state}`)) as PendingAuthorization | undefined);
+    if (pending === undefined) throw new SdkError('AUTHORIZATION_FAILED', 'The authorization response matches no authorization in progress (unknown state)');
+    await this.exclusive(undefined, () => this.complete(pending, callback, signal), true);
+  }
+
+  /** Forgets the tokens of this server (e.g. on sign-out). */
+  async signOut(): Promise<void> {
+    await this.store.delete(this.tokensKey);
+  }
+
+  /**
+   * Runs `work` alone. When another run is in progress it waits for it first, and skips `work`
+   * when that run replaced `failedToken` (unless `always`).
+   */
+  private async exclusive(failedToken: string | undefined, work: () => Promise<void>, always = false): Promise<void> {
+    while (this.inflight !== undefined) {
+      await this.inflight.catch(() => undefined);
+      if (!always && (await this.tokens())?.tokens.access_token !== failedToken) return;
+    }
+    const run = work();
+    this.inflight = run;
+    try {
+      await run;
+    } finally {
+      if (this.inflight === run) this.inflight = undefined;
+    }
+  }
+
+  /**
+   * Refreshes `stored`. Resolves false when the server refuses; the stored tokens are then
+   * removed, but only if they are still the ones that failed, so that tokens another request
+   * stored meanwhile survive.
+   */
+  private async refresh(stored: StoredTokens, signal: AbortSignal | undefined): Promise<boolean> {
+    const refreshToken = stored.tokens.refresh_token;
+    if (refreshToken === undefined) return false;
+    try {
+      const target = await this.discover(undefined, signal);
+      if (target.issuer !== stored.issuer) return false;
+      const { client, method } = await this.grantClient(target, signal);
+      const tokens = await requestToken({
+        endpoint: target.tokenEndpoint,
+        params: { grant_type: 'refresh_token', refresh_token: refreshToken, resource: stored.resource },
+        client,
+        method,
+        signer: this.signerFor(target),
+        dpop: this.dpop,
+        fetch: this.fetchImpl,
+        signal,
+      });
+      await this.save({ ...tokens, refresh_token: tokens.refresh_token ?? refreshToken }, target, stored.requestedScope);
+      return true;
+    } catch (error) {
+      if (error instanceof OAuthError) {
+        const current = await this.tokens();
+        if (current?.tokens.refresh_token === refreshToken) await this.store.delete(this.tokensKey);
+      }
+      return false;
+    }
+  }
+
+  private async authorizeWith(challenge: BearerChallenge | undefined, stepUpScope: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+    const target = await this.discover(challenge, signal);
+    const previous = await this.tokens();
+    const scope = this.selectScope(target, challenge, stepUpScope, previous);
+    const jwtBearer = this.provider.jwtBearer;
+    if (jwtBearer !== undefined) {
+      await this.jwtBearerGrant(jwtBearer, target, scope ?? jwtBearer.scope, signal);
+      return;
+    }
+    const credentials = this.provider.clientCredentials;
+    if (credentials !== undefined) {
+      const { client, method } = await this.clientFor(target, signal);
+      const tokens = await requestToken({
+        endpoint: target.tokenEndpoint,
+        params: { grant_type: 'client_credentials', scope: scope ?? credentials.scope, resource: target.resource },
+        client,
+        method,
+        signer: this.signerFor(target),
+        dpop: this.dpop,
+        fetch: this.fetchImpl,
+        signal,
+      });
+      await this.save(tokens, target, scope ?? credentials.scope);
+      return;
+    }
+    await this.authorizationCode(target, scope, signal);
+  }
+
+  /**
+   * The JWT bearer grant (RFC 7523 §2.1) with the provider's assertion. A refusal is the
+   * outcome: an assertion the server rejected is not retried, nor replaced by another grant.
+   */
+  private async jwtBearerGrant(config: JwtBearerConfig, target: AuthorizationTarget, scope: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+    let assertion: string;
+    try {
+      assertion = await config.assertion({ issuer: target.issuer, resource: target.resource, scope, tokenEndpoint: target.tokenEndpoint, signal });
+    } catch (cause) {
+      throw cause instanceof OAuthError || cause instanceof SdkError ? cause : new SdkError('AUTHORIZATION_FAILED', `Obtaining the JWT bearer assertion failed: ${messageOf(cause)}`, { cause });
+    }
+    const { client, method } = await this.grantClient(target, signal);
+    const tokens = await requestToken({
+      endpoint: target.tokenEndpoint,
+      params: { grant_type: JWT_BEARER_GRANT_TYPE, assertion, scope, resource: target.resource },
+      client,
+      method,
+      signer: this.signerFor(target),
+      dpop: this.dpop,
+      fetch: this.fetchImpl,
+      signal,
+    });
+    await this.save(tokens, target, scope);
+  }
+
+  /**
+   * The authenticating client of grants that need no redirect: the JWT bearer grant's client
+   * (none when it names no client id), else {@link clientFor}'s.
+   */
+  private async grantClient(target: AuthorizationTarget, signal: AbortSignal | undefined): Promise<{ client: OAuthClientInformation | undefined; method: TokenEndpointAuthMethod }> {
+    const jwtBearer = this.provider.jwtBearer;
+    if (jwtBearer === undefined) return await this.clientFor(target, signal);
+    if (jwtBearer.clientId === undefined) return { client: undefined, method: 'none' };
+    const client: OAuthClientInformation = { client_id: jwtBearer.clientId, ...(jwtBearer.clientSecret !== undefined ? { client_secret: jwtBearer.clientSecret } : {}) };
+    return { client, method: jwtBearer.privateKey !== undefined ? 'private_key_jwt' : chooseAuthMethod(client, target.metadata) };
+  }
+
+  /**
+   * Discovers who issues tokens for the server: its Protected Resource Metadata (refused when
+   * its `resource` does not cover the server), then the first listed authorization server's
+   * metadata. Without Protected Resource Metadata (MCP 2025-03-26 servers) the authorization
+   * server lives at the server's origin, with the default endpoints when it has no metadata either.
+   */
+  private async discover(challenge: BearerChallenge | undefined, signal: AbortSignal | undefined): Promise<AuthorizationTarget> {
+    const options = { fetch: this.fetchImpl, signal };
+    const prm = await discoverProtectedResource(this.serverUrl, challenge?.resourceMetadata, options);
+    if (prm !== undefined) {
+      const { resource } = prm.metadata;
+      if (!resourceCovers(resource, this.serverUrl)) {
+        throw new SdkError('AUTHORIZATION_FAILED', `The Protected Resource Metadata at ${prm.url} is for ${resource}, not for ${this.serverUrl.href}; refusing to authorize`);
+      }
+      const issuer = prm.metadata.authorization_servers?.[0];
+      if (typeof issuer !== 'string') throw new SdkError('AUTHORIZATION_FAILED', `The Protected Resource Metadata at ${prm.url} names no authorization server`);
+      const as = await discoverAuthorizationServer(issuer, options);
+      if (as === undefined) throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${issuer} publishes no metadata`);
+      return this.targetOf(resource, issuer, as.metadata, prm.metadata.scopes_supported);
+    }
+    const origin = this.serverUrl.origin;
+    const as = await discoverAuthorizationServer(origin, options);
+    return this.targetOf(canonicalResource(this.serverUrl), origin, as?.metadata, undefined);
+  }
+
+  private targetOf(resource: string, issuer: string, metadata: AuthorizationServerMetadata | undefined, scopesSupported: readonly string[] | undefined): AuthorizationTarget {
+    const base = new URL(issuer).origin;
+    if (metadata === undefined) {
+      return { resource, issuer, metadata, authorizationEndpoint: `${base}/authorize`, tokenEndpoint: `${base}/token`, registrationEndpoint: `${base}/register`, scopesSupported };
+    }
+    if (metadata.token_endpoint === undefined) throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${issuer} has no token endpoint`);
+    return {
+      resource,
+      issuer,
+      metadata,
+      authorizationEndpoint: metadata.authorization_endpoint ?? `${base}/authorize`,
+      tokenEndpoint: metadata.token_endpoint,
+      registrationEndpoint: metadata.registration_endpoint,
+      scopesSupported,
+    };
+  }
+
+  /**
+   * The scope to request: the step-up union; else the challenge's scope together with what was
+   * asked for before (or the provider's `scope`); else the provider's `scope`, else the
+   * resource's `scopes_supported`; else none. `offline_access` is added only where the
+   * authorization server lists it.
+   */
+  private selectScope(target: AuthorizationTarget, challenge: BearerChallenge | undefined, stepUpScope: string | undefined, previous: StoredTokens | undefined): string | undefined {
+    const carried = previous?.issuer === target.issuer ? previous.requestedScope : undefined;
+    const configured = this.machine === undefined ? this.provider.scope : undefined;
+    let scope = stepUpScope ?? (challenge?.scope !== undefined
+      ? unionScopes(carried ?? configured, challenge.scope)
+      : configured !== undefined ? unionScopes(carried, configured) : target.scopesSupported?.join(' ') || carried);
+    const words = scope === undefined ? [] : scope.split(/\s+/).filter((word) => word !== '' && word !== OFFLINE_ACCESS);
+    const offline = this.provider.offlineAccess !== false && this.machine === undefined && target.metadata?.scopes_supported?.includes(OFFLINE_ACCESS) === true;
+    if (words.length > 0 && offline) words.push(OFFLINE_ACCESS);
+    scope = words.length === 0 ? undefined : words.join(' ');
+    return scope;
+  }
+
+  /**
+   * The client identity at the target's authorization server, never one from another server:
+   * stored from an earlier registration, pre-registered, a Client ID Metadata Document URL, or
+   * a new Dynamic Client Registration.
+   */
+  private async clientFor(target: AuthorizationTarget, signal: AbortSignal | undefined): Promise<{ client: OAuthClientInformation; method: TokenEndpointAuthMethod }> {
+    const credentials = this.provider.clientCredentials;
+    if (credentials !== undefined) {
+      const client: OAuthClientInformation = { client_id: credentials.clientId, ...(credentials.clientSecret !== undefined ? { client_secret: credentials.clientSecret } : {}) };
+      return { client, method: credentials.privateKey !== undefined ? 'private_key_jwt' : chooseAuthMethod(client, target.metadata) };
+    }
+    const key = `client:${target.issuer}`;
+    const stored = (await this.store.get(key)) as OAuthClientInformation | undefined;
+    if (stored !== undefined && !secretExpired(stored)) return { client: stored, method: chooseAuthMethod(stored, target.metadata) };
+    const preRegistered = await this.provider.clientInformation?.(target.issuer);
+    if (preRegistered !== undefined) return { client: preRegistered, method: chooseAuthMethod(preRegistered, target.metadata) };
+    const documentUrl = this.provider.clientMetadataUrl;
+    if (documentUrl !== undefined && target.metadata?.client_id_metadata_document_supported === true) {
+      return { client: { client_id: documentUrl }, method: 'none' };
+    }
+    if (target.registrationEndpoint === undefined) {
+      throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${target.issuer} offers no way to obtain a client id (no pre-registered client, no Client ID Metadata Document support, no registration endpoint)`);
+    }
+    const registered = await registerClient(this.fetchImpl, target.registrationEndpoint, this.registrationMetadata(target), signal);
+    await this.store.set(key, registered);
+    return { client: registered, method: chooseAuthMethod(registered, target.metadata) };
+  }
+
+  private registrationMetadata(target: AuthorizationTarget): OAuthClientMetadata {
+    const base = this.provider.clientMetadata ?? {};
+    const redirectUri = this.redirectUri();
+    const supported = target.metadata?.token_endpoint_auth_methods_supported;
+    const method = base.token_endpoint_auth_method
+      ?? (supported === undefined || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post');
+    return {
+      client_name: 'mcpgen client',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...base,
+      redirect_uris: base.redirect_uris ?? (redirectUri === undefined ? [] : [redirectUri]),
+      token_endpoint_auth_method: method,
+      application_type: base.application_type ?? applicationTypeOf(redirectUri),
+    };
+  }
+
+  private redirectUri(): string | undefined {
+    const url = this.provider.redirectUrl;
+    return url === undefined ? undefined : String(url);
+  }
+
+  private signerFor(target: AuthorizationTarget): { key: string | CryptoKey; algorithm: 'ES256' | 'ES384' | 'RS256' | 'PS256'; audience: string } | undefined {
+    const credentials = this.machine;
+    if (credentials?.privateKey === undefined) return undefined;
+    return { key: credentials.privateKey, algorithm: credentials.signingAlgorithm ?? 'ES256', audience: target.issuer };
+  }
+
+  /** The authorization code grant with PKCE S256, the `resource` indicator and RFC 9207 `iss` validation. */
+  private async authorizationCode(target: AuthorizationTarget, scope: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+    const redirectUri = this.redirectUri();
+    const redirect = this.provider.redirectToAuthorization?.bind(this.provider);
+    if (redirectUri === undefined || redirect === undefined) {
+      throw new SdkError('AUTHORIZATION_FAILED', 'The server requires authorization, and the OAuth provider has no redirectUrl and redirectToAuthorization (nor clientCredentials)');
+    }
+    const methods = target.metadata?.code_challenge_methods_supported;
+    if (target.metadata !== undefined && (methods === undefined || !methods.includes('S256'))) {
+      throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${target.issuer} does not advertise PKCE S256 support; refusing to authorize`);
+    }
+    const { client, method } = await this.clientFor(target, signal);
+    const pkce = await createPkcePair();
+    const state = randomToken(24);
+    const url = new URL(target.authorizationEndpoint);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('client_id', client.client_id);
+    url.searchParams.set('redirect_uri', redirectUri);
+    url.searchParams.set('code_challenge', pkce.challenge);
+    url.searchParams.set('code_challenge_method', pkce.method);
+    url.searchParams.set('state', state);
+    if (scope !== undefined) url.searchParams.set('scope', scope);
+    url.searchParams.set('resource', target.resource);
+    const pending: PendingAuthorization = {
+      state,
+      verifier: pkce.verifier,
+      issuer: target.issuer,
+      issParameterSupported: target.metadata?.authorization_response_iss_parameter_supported === true,
+      resource: target.resource,
+      redirectUri,
+      scope,
+      client,
+      method,
+      tokenEndpoint: target.tokenEndpoint,
+    };
+    await this.store.set(`pending:${state}`, pending);
+    const callback = await redirect(url);
+    if (callback === undefined) {
+      throw new SdkError('AUTHORIZATION_FAILED', 'Authorization continues in the user agent; call finishAuthorization with the redirect URL', { data: { authorizationUrl: url.href } });
+    }
+    await this.complete(pending, new URL(callback), signal);
+  }
+
+  /** Validates the authorization response (state, then `iss`, then errors) and exchanges the code. */
+  private async complete(pending: PendingAuthorization, callback: URL, signal: AbortSignal | undefined): Promise<void> {
+    const params = callback.searchParams;
+    if (params.get('state') !== pending.state) {
+      throw new SdkError('AUTHORIZATION_FAILED', 'The authorization response carries a state that does not match the request; it is not the answer to this authorization');
+    }
+    await this.store.delete(`pending:${pending.state}`);
+    // RFC 9207: a present iss is compared by simple string comparison, an absent one is refused only where advertised.
+    const iss = params.get('iss');
+    if (iss !== null ? iss !== pending.issuer : pending.issParameterSupported) {
+      throw new SdkError('AUTHORIZATION_FAILED', iss === null
+        ? `The authorization response lacks the iss parameter that ${pending.issuer} advertises`
+        : `The authorization response comes from issuer ${JSON.stringify(iss)}, not from ${JSON.stringify(pending.issuer)}`);
+    }
+    const error = params.get('error');
+    if (error !== null) throw new OAuthError(error, params.get('error_description') ?? undefined);
+    const code = params.get('code');
+    if (code === null) throw new SdkError('AUTHORIZATION_FAILED', 'The authorization response carries no code');
+    let tokens: OAuthTokens;
+    try {
+      tokens = await requestToken({
+        endpoint: pending.tokenEndpoint,
+        params: { grant_type: 'authorization_code', code, redirect_uri: pending.redirectUri, code_verifier: pending.verifier, resource: pending.resource },
+        client: pending.client,
+        method: pending.method,
+        dpop: this.dpop,
+        fetch: this.fetchImpl,
+        signal,
+      });
+    } catch (cause) {
+      throw cause instanceof OAuthError || cause instanceof SdkError ? cause : new SdkError('AUTHORIZATION_FAILED', `The token exchange failed: ${messageOf(cause)}`, { cause });
+    }
+    await this.save(tokens, { issuer: pending.issuer, resource: pending.resource }, pending.scope);
+  }
+
+  private async save(tokens: OAuthTokens, target: { readonly issuer: string; readonly resource: string }, requestedScope: string | undefined): Promise<void> {
+    const stored: StoredTokens = {
+      tokens,
+      issuer: target.issuer,
+      resource: target.resource,
+      ...(typeof tokens.expires_in === 'number' ? { expiresAt: Date.now() + tokens.expires_in * 1000 } : {}),
+      ...(requestedScope !== undefined ? { requestedScope } : {}),
+    };
+    await this.store.set(this.tokensKey, stored);
+  }
+}
+
+function scopeWords(scope: string | undefined): string[] {
+  return scope === undefined ? [] : scope.split(/\s+/).filter((word) => word !== '');
+}
+
+/** The union of two space-separated scope lists, in first-seen order; undefined when empty. */
+export function unionScopes(a: string | undefined, b: string | undefined): string | undefined {
+  const words = [...new Set([...scopeWords(a), ...scopeWords(b)])];
+  return words.length === 0 ? undefined : words.join(' ');
+}
+
+function sameScopes(a: string | undefined, b: string | undefined): boolean {
+  const left = new Set(scopeWords(a));
+  const right = new Set(scopeWords(b));
+  return left.size === right.size && [...left].every((word) => right.has(word));
+}
+
+function secretExpired(client: OAuthClientInformation): boolean {
+  const expires = client.client_secret_expires_at;
+  return typeof expires === 'number' && expires > 0 && expires * 1000 <= Date.now();
+}
+
+/** `native` for loopback and custom-scheme redirects (apps on the user's device), `web` otherwise. */
+function applicationTypeOf(redirectUri: string | undefined): 'native' | 'web' {
+  if (redirectUri === undefined) return 'native';
+  try {
+    const url = new URL(redirectUri);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'native';
+    return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) ? 'native' : 'web';
+  } catch {
+    return 'native';
+  }
+}

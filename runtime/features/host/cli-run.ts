@@ -1,0 +1,467 @@
+/**
+ * The `mcpgen` command: lists servers, tools, resources and prompts, calls tools, reads
+ * resources and gets prompts, for the servers of the `.mcp.json` configuration or a one-off
+ * server given with `--stdio` or `--url`; `login` and `logout` manage a remote server's OAuth
+ * tokens, which the other commands use silently.
+ */
+import { createInterface } from 'node:readline';
+import { OAuthError } from '../auth/types.js';
+import { SdkError, messageOf } from '../../core/errors.js';
+import { findHttpTransportError } from '../../transports/http/client-errors.js';
+import { openInBrowser } from '../auth/node/loopback.js';
+import type { Progress } from '../../core/pending-requests.js';
+import { EXIT, keyValueArguments, parseArgs, splitCommandLine, UsageError, type CliArgs } from './cli-args.js';
+import { clip, renderPrompt, renderResourceContents, renderToolResult, statusDetail, table } from './cli-format.js';
+import type { ConfigDiagnostic, ServerConfig } from './config.js';
+import { ConnectionManager, type ConnectionManagerOptions } from './manager.js';
+import { NodeOAuth, type LoginResult } from './oauth.js';
+import type { UrlElicitationPrompt } from './url-elicitation.js';
+
+/** Where the CLI reads and writes; the real process by default, buffers in tests. */
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean | undefined };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean | undefined };
+  readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean | undefined };
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+  /** Opens an authorization URL for `login` (default: the platform's browser opener). */
+  readonly openBrowser?: ((url: string) => void | Promise<void>) | undefined;
+}
+
+export const USAGE = `Usage: mcpgen [options] <command> [arguments]
+
+Commands:
+  servers                               connect every configured server and show its status
+  tools [server]                        list the tools of every server, or of one
+  call <server> <tool> [--args JSON | key=value ...]
+                                        call a tool
+  resources [server]                    list resources and resource templates
+  read <server> <uri>                   read a resource
+  prompts [server]                      list prompts
+  prompt <server> <name> [key=value ...]
+                                        get a prompt
+  login <server>                        authorize with the server's OAuth in a browser and keep
+                                        the tokens (the other commands then use them)
+  logout <server>                       forget the server's stored OAuth tokens
+
+Options:
+  --json                 print JSON for scripts
+  --config FILE          read FILE too, over the project files (repeatable)
+  --cwd DIR              look for .mcp.json from DIR upwards (default: the current directory)
+  --stdio "CMD ARGS"     use this one stdio server instead of the configuration
+  --url URL              use this one Streamable HTTP server instead of the configuration
+  --name NAME            the one-off server's name (default: stdio or url)
+  --timeout MS           connect timeout (default: $MCP_TIMEOUT or 30000)
+  --call-timeout MS      request timeout (default: 60000)
+  --no-browser           login: print the authorization URL instead of opening a browser
+  -h, --help             show this help
+
+Configuration: .mcp.json files from the current directory up to the root (closer files win),
+.mcp.local.json beside them (wins over them), and $XDG_CONFIG_HOME/mcpgen/mcp.json (lowest).
+OAuth tokens from login: $XDG_CONFIG_HOME/mcpgen/oauth/ (refreshed silently; a server that
+needs you to authorize again shows needs-auth).
+
+Exit status: 0 success, 1 a request failed or the tool reported an error, 2 bad usage or
+configuration, 3 a server could not be connected.
+`;
+
+/** Commands that name a server as their first argument, and those where it is optional. */
+const SERVER_REQUIRED = new Set(['call', 'read', 'prompt', 'login', 'logout']);
+const SERVER_OPTIONAL = new Set(['tools', 'resources', 'prompts']);
+
+/**
+ * Runs the CLI with `argv` (without the node and script paths) and resolves with the exit
+ * status. Never throws: every failure is reported on `io.stderr`.
+ *
+ * @example
+ * ```ts
+ * import { runCli } from 'mcpgen/host';
+ *
+ * process.exitCode = await runCli(['tools', '--json'], { stdout: process.stdout, stderr: process.stderr });
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    io.stderr.write(`mcpgen: ${messageOf(error)}\n\n${USAGE}`);
+    return EXIT.USAGE;
+  }
+  if (args.help || args.command === undefined) {
+    (args.help ? io.stdout : io.stderr).write(USAGE);
+    return args.help ? EXIT.OK : EXIT.USAGE;
+  }
+  const session = new CliSession(args, io);
+  try {
+    return await session.run();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`mcpgen: ${error.message}\n`);
+      return EXIT.USAGE;
+    }
+    io.stderr.write(`mcpgen: ${messageOf(error)}\n`);
+    return EXIT.FAILED;
+  } finally {
+    await session.close();
+  }
+}
+
+/** One CLI run: the manager it builds, and the command it runs with it. */
+class CliSession {
+  private readonly args: CliArgs;
+  private readonly io: CliIo;
+  private manager: ConnectionManager | undefined;
+  private progressShown = false;
+
+  constructor(args: CliArgs, io: CliIo) {
+    this.args = args;
+    this.io = io;
+  }
+
+  async run(): Promise<number> {
+    const { command } = this.args;
+    if (command === undefined || !['servers', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout'].includes(command)) {
+      throw new UsageError(`unknown command ${JSON.stringify(command)} (try --help)`);
+    }
+    const manager = this.createManager();
+    this.manager = manager;
+    const oneOff = this.oneOffName();
+    let positionals = [...this.args.positionals];
+    // With a one-off server, naming it is optional.
+    if (oneOff !== undefined && (SERVER_REQUIRED.has(command) || SERVER_OPTIONAL.has(command)) && positionals[0] !== oneOff) positionals.unshift(oneOff);
+    const server = SERVER_REQUIRED.has(command) || SERVER_OPTIONAL.has(command) ? positionals[0] : undefined;
+    if (SERVER_REQUIRED.has(command) && server === undefined) throw new UsageError(`${command} needs a server name`);
+    if (server !== undefined && !manager.serverNames.includes(server)) {
+      throw new UsageError(`no server named ${server} is configured (known: ${manager.serverNames.join(', ') || 'none'})`);
+    }
+    positionals = positionals.slice(1);
+
+    if (command === 'servers') return this.servers(manager);
+    if (command === 'login') return this.login(manager, server!);
+    if (command === 'logout') return this.logout(manager, server!);
+    if (server === undefined) {
+      await manager.connectAll();
+      for (const name of manager.serverNames) {
+        const status = manager.status(name);
+        if (status.state !== 'connected' && status.state !== 'disabled') this.io.stderr.write(`mcpgen: ${name}: ${status.state}${status.reason === undefined ? '' : `: ${status.reason}`}\n`);
+      }
+    } else {
+      const status = manager.status(server).state === 'failed' ? manager.status(server) : await manager.connect(server);
+      if (status.state !== 'connected') {
+        this.io.stderr.write(`mcpgen: ${server}: ${status.state}${status.reason === undefined ? '' : `: ${status.reason}`}\n`);
+        return EXIT.UNAVAILABLE;
+      }
+    }
+    try {
+      return await this.runConnected(manager, command, server, positionals);
+    } catch (error) {
+      const unavailable = this.unavailable(manager, server);
+      if (unavailable === undefined) throw error;
+      return unavailable;
+    }
+  }
+
+  private async runConnected(manager: ConnectionManager, command: string, server: string | undefined, positionals: string[]): Promise<number> {
+    switch (command) {
+      case 'tools':
+        return this.tools(manager, server);
+      case 'call':
+        return this.call(manager, server!, positionals);
+      case 'resources':
+        return this.resources(manager, server);
+      case 'read':
+        return this.read(manager, server!, positionals);
+      case 'prompts':
+        return this.prompts(manager, server);
+      default:
+        return this.prompt(manager, server!, positionals);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.manager?.close();
+  }
+
+  private createManager(): ConnectionManager {
+    const env = this.io.env ?? process.env;
+    const options: ConnectionManagerOptions = {
+      clientInfo: { name: 'mcpgen-cli', version: '0.1.0' },
+      connectTimeoutMs: this.args.connectTimeoutMs,
+      callTimeoutMs: this.args.callTimeoutMs,
+      env,
+      reconnect: false,
+      onUrlElicitation: (prompt) => this.askUrl(prompt),
+      // Every remote server may use the tokens `mcpgen login` stored; none opens a browser unasked.
+      oauth: new NodeOAuth({ env, clientName: 'mcpgen' }),
+    };
+    const oneOff = this.oneOffConfig();
+    if (oneOff !== undefined) return new ConnectionManager({ [this.oneOffName()!]: oneOff }, options);
+    const { manager, config } = ConnectionManager.fromConfig({ cwd: this.args.cwd ?? this.io.cwd, env, extraFiles: this.args.configFiles }, options);
+    for (const problem of config.diagnostics) this.report(problem);
+    return manager;
+  }
+
+  private oneOffName(): string | undefined {
+    if (this.args.stdio === undefined && this.args.url === undefined) return undefined;
+    return this.args.name ?? (this.args.stdio !== undefined ? 'stdio' : 'url');
+  }
+
+  private oneOffConfig(): ServerConfig | undefined {
+    if (this.args.url !== undefined) return { type: 'http', url: this.args.url };
+    if (this.args.stdio === undefined) return undefined;
+    const [command, ...rest] = splitCommandLine(this.args.stdio);
+    if (command === undefined) throw new UsageError('--stdio needs a command');
+    return { type: 'stdio', command, args: rest, env: inheritedEnv(this.io.env ?? process.env) };
+  }
+
+  private report(problem: ConfigDiagnostic): void {
+    const where = [problem.file, problem.server === undefined ? undefined : `server ${problem.server}`, problem.path].filter((part) => part !== undefined).join(', ');
+    this.io.stderr.write(`mcpgen: ${problem.severity}: ${where}: ${problem.message}\n`);
+  }
+
+  private async servers(manager: ConnectionManager): Promise<number> {
+    const statuses = await manager.connectAll();
+    const names = Object.keys(statuses);
+    if (this.args.json) {
+      this.json(names.map((name) => {
+        const { error: _error, ...status } = statuses[name]!;
+        const connection = status.reason?.startsWith('invalid configuration') === true ? undefined : manager.connection(name);
+        return { name, type: connection?.config.type, ...status };
+      }));
+    } else if (names.length === 0) {
+      this.io.stderr.write('mcpgen: no servers are configured (looked for .mcp.json, .mcp.local.json and the user file)\n');
+    } else {
+      const rows = names.map((name) => {
+        const status = statuses[name]!;
+        const type = status.state === 'failed' && status.reason?.startsWith('invalid configuration') === true ? '-' : manager.connection(name).config.type;
+        return [name, status.state, status.transport ?? type, statusDetail(status)];
+      });
+      this.io.stdout.write(table(['SERVER', 'STATUS', 'TRANSPORT', 'DETAILS'], rows));
+    }
+    return names.every((name) => ['connected', 'disabled'].includes(statuses[name]!.state)) ? EXIT.OK : EXIT.UNAVAILABLE;
+  }
+
+  private async tools(manager: ConnectionManager, server: string | undefined): Promise<number> {
+    const tools = await manager.tools(server);
+    if (this.args.json) this.json(tools.map(({ name, server: owner, tool }) => ({ server: owner, exposedName: name, ...tool })));
+    else this.io.stdout.write(table(['SERVER', 'TOOL', 'DESCRIPTION'], tools.map(({ server: owner, tool }) => [owner, tool.name, clip(tool.description)])));
+    return EXIT.OK;
+  }
+
+  private async call(manager: ConnectionManager, server: string, positionals: string[]): Promise<number> {
+    const [tool, ...words] = positionals;
+    if (tool === undefined) throw new UsageError('call needs a tool name');
+    let args: Record<string, unknown> = {};
+    if (this.args.args !== undefined) {
+      if (words.length > 0) throw new UsageError('use either --args JSON or key=value words, not both');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(this.args.args);
+      } catch (error) {
+        throw new UsageError(`--args is not valid JSON: ${messageOf(error)}`);
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--args must be a JSON object');
+      args = parsed as Record<string, unknown>;
+    } else if (words.length > 0) {
+      const schema = (await manager.tools(server)).find((entry) => entry.tool.name === tool)?.tool.inputSchema;
+      args = keyValueArguments(words, schema as { properties?: Record<string, unknown> } | undefined);
+    }
+    try {
+      const result = await manager.callTool({ server, tool }, args, { onprogress: (progress) => this.progress(progress), resetTimeoutOnProgress: true });
+      this.endProgress();
+      if (this.args.json) this.json(result);
+      else {
+        const text = renderToolResult(result);
+        if (text !== '') this.io.stdout.write(`${text}\n`);
+      }
+      if (result.isError === true) {
+        this.io.stderr.write(`mcpgen: ${server}/${tool} reported an error\n`);
+        return EXIT.FAILED;
+      }
+      return EXIT.OK;
+    } catch (error) {
+      this.endProgress();
+      return this.failed(server, `${server}/${tool}`, error);
+    }
+  }
+
+  private async resources(manager: ConnectionManager, server: string | undefined): Promise<number> {
+    const [resources, templates] = await Promise.all([manager.resources(server), manager.resourceTemplates(server)]);
+    if (this.args.json) {
+      this.json({ resources: resources.map(({ server: owner, resource }) => ({ server: owner, ...resource })), resourceTemplates: templates.map(({ server: owner, template }) => ({ server: owner, ...template })) });
+      return EXIT.OK;
+    }
+    const rows = [
+      ...resources.map(({ server: owner, resource }) => [owner, resource.uri, resource.mimeType ?? '', clip(resource.description ?? resource.name)]),
+      ...templates.map(({ server: owner, template }) => [owner, template.uriTemplate, template.mimeType ?? '', clip(template.description ?? template.name)]),
+    ];
+    this.io.stdout.write(table(['SERVER', 'URI', 'TYPE', 'DESCRIPTION'], rows));
+    return EXIT.OK;
+  }
+
+  private async read(manager: ConnectionManager, server: string, positionals: string[]): Promise<number> {
+    const uri = positionals[0];
+    if (uri === undefined) throw new UsageError('read needs a resource URI');
+    try {
+      const result = await manager.readResource(server, uri);
+      if (this.args.json) this.json(result);
+      else this.io.stdout.write(`${renderResourceContents(result)}\n`);
+      return EXIT.OK;
+    } catch (error) {
+      return this.failed(server, `${server} ${uri}`, error);
+    }
+  }
+
+  private async prompts(manager: ConnectionManager, server: string | undefined): Promise<number> {
+    const prompts = await manager.prompts(server);
+    if (this.args.json) this.json(prompts.map(({ server: owner, prompt }) => ({ server: owner, ...prompt })));
+    else {
+      const rows = prompts.map(({ server: owner, prompt }) => [
+        owner,
+        prompt.name,
+        (prompt.arguments ?? []).map((argument) => (argument.required === true ? argument.name : `[${argument.name}]`)).join(' '),
+        clip(prompt.description),
+      ]);
+      this.io.stdout.write(table(['SERVER', 'PROMPT', 'ARGUMENTS', 'DESCRIPTION'], rows));
+    }
+    return EXIT.OK;
+  }
+
+  private async prompt(manager: ConnectionManager, server: string, positionals: string[]): Promise<number> {
+    const [name, ...words] = positionals;
+    if (name === undefined) throw new UsageError('prompt needs a prompt name');
+    // Prompt arguments are strings on the wire: keep what the user typed.
+    const args: Record<string, string> = {};
+    for (const word of words) {
+      const equals = word.indexOf('=');
+      if (equals <= 0) throw new UsageError(`expected key=value, not ${JSON.stringify(word)}`);
+      args[word.slice(0, equals)] = word.slice(equals + 1);
+    }
+    try {
+      const result = await manager.getPrompt(server, name, words.length === 0 ? undefined : args);
+      if (this.args.json) this.json(result);
+      else this.io.stdout.write(`${renderPrompt(result)}\n`);
+      return EXIT.OK;
+    } catch (error) {
+      return this.failed(server, `${server}/${name}`, error);
+    }
+  }
+
+  private async login(manager: ConnectionManager, server: string): Promise<number> {
+    if (manager.connection(server).config.type === 'stdio') throw new UsageError(`${server} is a stdio server; only remote servers use OAuth`);
+    const open = this.io.openBrowser ?? openInBrowser;
+    const openBrowser = this.args.noBrowser
+      ? (url: string) => void this.io.stderr.write(`Open this URL in a browser to authorize ${server}:\n\n  ${url}\n\nWaiting for the authorization server to redirect back…\n`)
+      : async (url: string) => {
+        this.io.stderr.write(`Opening a browser to authorize ${server}. If none opens, visit:\n  ${url}\n`);
+        await open(url);
+      };
+    let result: LoginResult;
+    try {
+      result = await manager.login(server, { openBrowser, timeoutMs: this.args.connectTimeoutMs, clientInfo: { name: 'mcpgen-cli', version: '0.1.0' } });
+    } catch (error) {
+      const http = findHttpTransportError(error);
+      const unreachable = http !== undefined && http.status === undefined && !(http.cause instanceof SdkError) && !(http.cause instanceof OAuthError);
+      this.io.stderr.write(`mcpgen: login to ${server} failed: ${messageOf(http?.cause ?? error)}\n`);
+      return unreachable ? EXIT.UNAVAILABLE : EXIT.FAILED;
+    }
+    if (this.args.json) {
+      this.json(result);
+      return EXIT.OK;
+    }
+    if (!result.authorized) {
+      this.io.stdout.write(`${server} (${result.url}) answered without asking for authorization; nothing was stored.\n`);
+      return EXIT.OK;
+    }
+    const info = result.serverInfo === undefined ? undefined : `${result.serverInfo.name} ${result.serverInfo.version}`;
+    const expires = result.expiresAt === undefined ? undefined : `${new Date(result.expiresAt).toISOString()}${result.refreshable ? ' (renewed automatically)' : ''}`;
+    const rows = [
+      ['server', info],
+      ['authorization server', result.issuer],
+      ['client id', result.clientId],
+      ['scope', result.scope],
+      ['access token expires', expires],
+    ].filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '');
+    const width = Math.max(...rows.map(([label]) => label.length));
+    this.io.stdout.write(`Authorized ${server} (${result.url})\n${rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}\n`).join('')}Tokens saved in ${result.file}\n`);
+    return EXIT.OK;
+  }
+
+  private async logout(manager: ConnectionManager, server: string): Promise<number> {
+    const config = manager.connection(server).config;
+    if (config.type === 'stdio') throw new UsageError(`${server} is a stdio server; only remote servers use OAuth`);
+    const removed = await manager.logout(server);
+    if (this.args.json) this.json({ server, url: config.url, removed });
+    else this.io.stdout.write(removed ? `Forgot the tokens of ${server} (${config.url}).\n` : `${server} had no stored tokens.\n`);
+    return EXIT.OK;
+  }
+
+  /**
+   * When `server` lost its authorization during the command (a stateless-era server that the
+   * process knew already connects without a request, so its 401 comes with the first one):
+   * says so as a failed connect does, and returns that exit status.
+   */
+  private unavailable(manager: ConnectionManager, server: string | undefined): number | undefined {
+    if (server === undefined) return undefined;
+    const status = manager.status(server);
+    if (status.state !== 'needs-auth') return undefined;
+    this.io.stderr.write(`mcpgen: ${server}: ${status.state}${status.reason === undefined ? '' : `: ${status.reason}`}\n`);
+    return EXIT.UNAVAILABLE;
+  }
+
+  private failed(server: string, what: string, error: unknown): number {
+    const unavailable = this.unavailable(this.manager!, server);
+    if (unavailable !== undefined) return unavailable;
+    const code = error instanceof SdkError ? ` (${error.code})` : '';
+    this.io.stderr.write(`mcpgen: ${what} failed${code}: ${messageOf(error)}\n`);
+    return error instanceof SdkError && error.code === 'NOT_CONNECTED' ? EXIT.UNAVAILABLE : EXIT.FAILED;
+  }
+
+  private json(value: unknown): void {
+    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** One progress line on stderr, rewritten in place on a terminal. */
+  private progress(progress: Progress): void {
+    const total = progress.total === undefined ? '' : `/${progress.total}`;
+    const message = progress.message === undefined ? '' : ` ${progress.message}`;
+    const line = `progress ${progress.progress}${total}${message}`;
+    if (this.io.stderr.isTTY === true) this.io.stderr.write(`\r\u001b[2K${line}`);
+    else this.io.stderr.write(`${line}\n`);
+    this.progressShown = true;
+  }
+
+  private endProgress(): void {
+    if (this.progressShown && this.io.stderr.isTTY === true) this.io.stderr.write('\r\u001b[2K');
+    this.progressShown = false;
+  }
+
+  /** Shows the URLs; on a terminal, waits for Enter (done) or "n" (cancel); otherwise cancels. */
+  private async askUrl(prompt: UrlElicitationPrompt): Promise<boolean> {
+    const lines = prompt.elicitations.map((item) => `  ${item.message}\n  ${item.url}`).join('\n');
+    this.io.stderr.write(`mcpgen: ${prompt.server} asks you to complete in a browser:\n${lines}\n`);
+    const stdin = this.io.stdin;
+    if (stdin === undefined || stdin.isTTY !== true) {
+      this.io.stderr.write('mcpgen: not a terminal, so the request is cancelled\n');
+      return false;
+    }
+    const reader = createInterface({ input: stdin, output: process.stderr });
+    try {
+      const answer = await new Promise<string>((resolve) => reader.question('Press Enter when done, or type n to cancel: ', resolve));
+      return answer.trim().toLowerCase() !== 'n';
+    } finally {
+      reader.close();
+    }
+  }
+}
+
+/**
+ * A one-off stdio server typed on the command line gets the caller's PATH-like environment,
+ * as a shell would give it; configured servers get only what their entry sets.
+ */
+function inheritedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}

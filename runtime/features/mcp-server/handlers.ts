@@ -1,0 +1,108 @@
+import { Stateful } from '../../../generated/latest.js';
+import { ProtocolError } from '../../core/errors.js';
+import type { Params, RequestContext } from '../../core/request-context.js';
+import type { Server } from '../../peers/server.js';
+import { complete } from './completion.js';
+import { McpContext, type SchemaCache } from './context.js';
+import { paginate, type Page } from './pagination.js';
+import { getPrompt, type PromptEntry } from './prompts.js';
+import type { Registry } from './registry.js';
+import { listedResources, locate, resourceNotFound, type ResourceEntry, type TemplateEntry } from './resources.js';
+import type { McpSession } from './session.js';
+import type { CacheHint } from '../../era/subscriptions.js';
+import { callTool, type ToolEntry } from './tools.js';
+import { callToolThrough } from '../../peers/extension.js';
+
+/** What the per-session handlers read from the McpServer. */
+export interface ServerHost extends SchemaCache {
+  readonly tools: Registry<ToolEntry>;
+  readonly resources: Registry<ResourceEntry>;
+  readonly templates: Registry<TemplateEntry>;
+  readonly prompts: Registry<PromptEntry>;
+  readonly pageSize: number;
+  /** The cache hint of a list or read result in the stateless era, per kind. */
+  cacheHint(kind: CacheKind): CacheHint;
+}
+
+/** The results that carry a cache hint in the stateless era. */
+export type CacheKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'resourceRead';
+
+/** `{ [field]: items, nextCursor? }`, the shape of every list result. */
+function pageResult<F extends string, T>(field: F, page: Page<T>): { [K in F]: T[] } & { nextCursor?: string } {
+  const result = { [field]: page.items } as { [K in F]: T[] } & { nextCursor?: string };
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+  return result;
+}
+
+/**
+ * Installs the request handlers of every feature `capabilities` declares on one session's
+ * Server. Handlers look registrations up at request time, so later registrations, updates and
+ * removals apply to connected sessions at once.
+ */
+export function installHandlers(server: Server, session: McpSession, host: ServerHost): void {
+  const capabilities = session.capabilities;
+  const contextOf = (request: RequestContext): McpContext => new McpContext(session, request, host);
+  // Stateless-era results carry cache hints; earlier revisions have no such fields.
+  const cached = <R extends object>(kind: CacheKind, result: R): R => (server.era === 'stateless' ? { ...result, ...host.cacheHint(kind) } : result);
+  const notFound = (uri: string) => resourceNotFound(uri, server.protocol.revision?.errorCodes);
+  if (capabilities.tools !== undefined) {
+    server.setRequestHandler('tools/list', (params) => {
+      const tools = host.tools.visible(session).map(([, entry]) => entry.definition);
+      // A stable order lets clients and model prompt caches reuse the list (2026-07-28 asks for it).
+      if (server.era === 'stateless') tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return cached('tools', pageResult('tools', paginate(tools, (tool) => tool.name, params?.cursor, host.pageSize)));
+    });
+    server.setRequestHandler('tools/call', (params, request) => {
+      const entry = host.tools.find(params.name, session);
+      // An unknown tool is a protocol error (the tools page's own example uses -32602).
+      if (entry === undefined) throw new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `Unknown tool: ${params.name}`);
+      // Extensions (tasks) may run the call another way, or later.
+      return callToolThrough(server.extensions, entry.definition, request, (context) => callTool(entry, params, contextOf(context)), { params: params as unknown as Params, endpoint: server }) as Promise<Stateful.CallToolResult>;
+    });
+  }
+  if (capabilities.resources !== undefined) {
+    server.setRequestHandler('resources/list', async (params, request) => {
+      const resources = await listedResources(host.resources, host.templates, contextOf(request));
+      return cached('resources', pageResult('resources', paginate(resources, (resource) => resource.uri, params?.cursor, host.pageSize)));
+    });
+    server.setRequestHandler('resources/templates/list', (params) => {
+      const templates = [...host.templates.each(session)].map((entry) => entry.definition);
+      return cached('resourceTemplates', pageResult('resourceTemplates', paginate(templates, (template) => template.uriTemplate, params?.cursor, host.pageSize)));
+    });
+    server.setRequestHandler('resources/read', (params, request) => {
+      const read = locate(params.uri, host.resources, host.templates, session);
+      if (read === undefined) throw notFound(params.uri);
+      return server.era === 'stateless' ? Promise.resolve(read(contextOf(request))).then((result) => cached('resourceRead', result)) : read(contextOf(request));
+    });
+    if (capabilities.resources.subscribe === true) {
+      server.setRequestHandler('resources/subscribe', (params) => {
+        if (locate(params.uri, host.resources, host.templates, session) === undefined) throw notFound(params.uri);
+        session.subscriptions.add(params.uri);
+        return {};
+      });
+      server.setRequestHandler('resources/unsubscribe', (params) => {
+        session.subscriptions.delete(params.uri);
+        return {};
+      });
+    }
+  }
+  if (capabilities.prompts !== undefined) {
+    server.setRequestHandler('prompts/list', (params) => {
+      const prompts = host.prompts.visible(session).map(([, entry]) => entry.definition);
+      return cached('prompts', pageResult('prompts', paginate(prompts, (prompt) => prompt.name, params?.cursor, host.pageSize)));
+    });
+    server.setRequestHandler('prompts/get', (params, request) => {
+      const entry = host.prompts.find(params.name, session);
+      if (entry === undefined) throw new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `Unknown prompt: ${params.name}`);
+      return getPrompt(entry, params, contextOf(request));
+    });
+  }
+  if (capabilities.completions !== undefined) {
+    server.setRequestHandler('completion/complete', (params) =>
+      complete(params, session, {
+        prompt: (name) => host.prompts.find(name, session),
+        template: (uriTemplate) => host.templates.find(uriTemplate, session),
+      }),
+    );
+  }
+}

@@ -1,0 +1,348 @@
+import type { Stateful } from '../../../generated/latest.js';
+import type { EndpointOptions } from '../../peers/endpoint.js';
+import { asError } from '../../core/errors.js';
+import { InterpretingJsonSchemaValidator } from '../../core/json-schema/interpreter.js';
+import { toParsingSchema, type ParsingSchema, type SchemaInput, type SchemaSide } from '../../core/json-schema/schema-input.js';
+import type { JsonSchemaValidator } from '../../core/json-schema/types.js';
+import type { SchemaCache } from './context.js';
+import { installHandlers, type CacheKind, type ServerHost } from './handlers.js';
+import { headerParameters, type HeaderParameter } from '../../era/mcp-headers.js';
+import { RequestStateCodec, type RequestStateOptions } from '../../era/request-state.js';
+import type { CacheHint } from '../../era/subscriptions.js';
+
+/** The cache hint of results whose kind has none configured: re-fetch, not shareable. */
+const DEFAULT_CACHE_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
+import { ListChangedNotifier, type ListChangedMode } from './list-changed.js';
+import { buildPromptEntry, PromptHandle, type PromptCallback, type PromptConfig, type PromptEntry, type RegisteredPrompt } from './prompts.js';
+import { Registry, type ListKind } from './registry.js';
+import {
+  ResourceHandle,
+  resourceEntry,
+  TemplateHandle,
+  templateEntry,
+  type ReadResourceCallback,
+  type ReadTemplateCallback,
+  type RegisteredResource,
+  type RegisteredResourceTemplate,
+  type ResourceConfig,
+  type ResourceEntry,
+  type ResourceTemplateConfig,
+  type TemplateEntry,
+} from './resources.js';
+import { McpSession } from './session.js';
+import { buildToolEntry, checkToolName, ToolHandle, type RegisteredTool, type ToolConfig, type ToolEntry, type ToolHandler } from './tools.js';
+import { Server } from '../../peers/server.js';
+import type { Transport } from '../../core/transport.js';
+import { UriTemplate } from '../uri-template/uri-template.js';
+
+/** Options of an {@link McpServer}. */
+export interface McpServerOptions extends EndpointOptions {
+  /** Guidance for the model, sent in the initialize result. */
+  readonly instructions?: string;
+  /**
+   * Capabilities to declare on top of those derived from what is registered: declare `tools`
+   * (or `resources`, `prompts`) here when the first one is registered only after clients
+   * connect, add `experimental`, or turn `resources.subscribe` off.
+   */
+  readonly capabilities?: Stateful.ServerCapabilities;
+  /** Revisions to negotiate (default: every released stateful revision). */
+  readonly supportedRevisions?: readonly string[];
+  /** Items per page of every list (default 100). */
+  readonly pageSize?: number;
+  /** Checks JSON Schemas given as data (default: the interpreting validator, which needs no `eval`). */
+  readonly validator?: JsonSchemaValidator;
+  /** How list changes are announced (default `'coalesce'`). */
+  readonly listChanged?: ListChangedMode;
+  /** Declare `logging`, so that handlers can log (default true). */
+  readonly logging?: boolean;
+  /** Refuse tool names outside the spec's guidance (default true); false allows any non-empty name. */
+  readonly strictToolNames?: boolean;
+  /**
+   * Cache hints of list and read results in the stateless era (`ttlMs`, `cacheScope`), per
+   * kind; unset kinds get `{ ttlMs: 0, cacheScope: 'private' }` (re-fetch, not shareable).
+   */
+  readonly cache?: Partial<Record<CacheKind, CacheHint>>;
+  /**
+   * How multi round-trip requests protect their `requestState` (see ServerOptions). One codec
+   * is shared by every Server this McpServer creates, so a retry may reach any of them.
+   */
+  readonly requestState?: RequestStateOptions | RequestStateCodec;
+  /** Called for every new Server, after the built-in handlers are installed: add custom methods here. */
+  readonly setupServer?: (server: Server, session: McpSession) => void;
+}
+
+/**
+ * A high-level MCP server: register tools, resources, resource templates and prompts, then
+ * serve them to any number of connections. Each connection gets its own low-level
+ * {@link Server} (`connect` for one transport, `createServer` as the factory of the HTTP
+ * handler); registrations can change at any time, and every connected client is told with a
+ * coalesced `list_changed` notification. Capabilities follow from what is registered.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from 'mcpgen';
+ * import { StdioServerTransport } from 'mcpgen/node';
+ * import { z } from 'zod';
+ *
+ * const mcp = new McpServer({ name: 'weather', version: '1.0.0' });
+ * mcp.registerTool(
+ *   'forecast',
+ *   { description: 'Forecast for a city', inputSchema: z.object({ city: z.string() }), outputSchema: z.object({ celsius: z.number() }) },
+ *   async ({ city }) => ({ structuredContent: { celsius: city.length } }),
+ * );
+ * mcp.registerResourceTemplate('city', 'weather://{city}', {}, (uri, { city }) => ({ contents: [{ uri, text: `Weather in ${city}` }] }));
+ * await mcp.connect(new StdioServerTransport());
+ * // Over HTTP: createMcpHttpHandler({ server: () => mcp.createServer() })
+ * ```
+ */
+export class McpServer {
+  /** The name and version sent to clients. */
+  readonly info: Stateful.Implementation;
+  private readonly options: McpServerOptions;
+  private readonly validator: JsonSchemaValidator;
+  private readonly notifier: ListChangedNotifier;
+  private readonly host: ServerHost;
+  private readonly live = new Set<McpSession>();
+  private readonly byServer = new WeakMap<Server, McpSession>();
+  private readonly schemaCache = new WeakMap<object, Map<SchemaSide, ParsingSchema>>();
+  private readonly requestState: RequestStateCodec;
+  private readonly headerCache = new WeakMap<object, HeaderParameter[]>();
+
+  constructor(info: Stateful.Implementation, options: McpServerOptions = {}) {
+    const pageSize = options.pageSize ?? 100;
+    if (!(pageSize >= 1)) throw new RangeError(`pageSize must be at least 1, not ${pageSize}`);
+    this.info = info;
+    this.options = options;
+    this.validator = options.validator ?? new InterpretingJsonSchemaValidator();
+    this.notifier = new ListChangedNotifier(options.listChanged ?? 'coalesce', () => this.live, (error) => this.report(error));
+    const changed = (kind: ListKind): void => this.notifier.changed(kind);
+    const schemas: SchemaCache = { parsing: (schema, side, what) => this.parsing(schema, side, what) };
+    this.host = {
+      ...schemas,
+      tools: new Registry<ToolEntry>('Tool', 'tools', changed),
+      resources: new Registry<ResourceEntry>('Resource', 'resources', changed),
+      templates: new Registry<TemplateEntry>('Resource template', 'resources', changed),
+      prompts: new Registry<PromptEntry>('Prompt', 'prompts', changed),
+      pageSize,
+      cacheHint: (kind) => options.cache?.[kind] ?? DEFAULT_CACHE_HINT,
+    };
+    this.requestState = options.requestState instanceof RequestStateCodec ? options.requestState : new RequestStateCodec(options.requestState);
+  }
+
+  /** Sessions whose Server was created and has not closed yet. */
+  get sessions(): ReadonlySet<McpSession> {
+    return this.live;
+  }
+
+  /** The session of a Server made by {@link createServer}. */
+  sessionOf(server: Server): McpSession | undefined {
+    return this.byServer.get(server);
+  }
+
+  /**
+   * Registers a tool. Its arguments are parsed with `inputSchema` before the handler runs (the
+   * handler's argument type follows from the schema: a zod object's type, or a JSON Schema
+   * literal's), and with `outputSchema` every successful result must carry matching
+   * `structuredContent`. Throws RangeError for a name outside the spec's guidance, Error for a
+   * name already taken, TypeError for a schema that cannot be used.
+   *
+   * @example
+   * ```ts
+   * const add = mcp.registerTool('add', {
+   *   inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+   * }, ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
+   * add.disable(); // clients are told the tool list changed
+   * ```
+   */
+  registerTool<const I extends SchemaInput | undefined = undefined, const O extends SchemaInput | undefined = undefined>(
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: ToolHandler<I, O>,
+  ): RegisteredTool<I, O> {
+    if (this.options.strictToolNames !== false) checkToolName(name);
+    else if (name === '') throw new RangeError('A tool name must not be empty');
+    const entry = buildToolEntry(
+      { name, config: config as ToolConfig<SchemaInput | undefined, SchemaInput | undefined>, handler: handler as ToolEntry['handler'], enabled: true },
+      this.host,
+    );
+    this.host.tools.add(name, entry);
+    return new ToolHandle<I, O>(this.host.tools, entry, this.host, this.options.strictToolNames !== false);
+  }
+
+  /**
+   * Registers a resource with a fixed URI, read by `read`.
+   *
+   * @example
+   * ```ts
+   * const readme = mcp.registerResource('readme', 'file:///README.md', { mimeType: 'text/markdown' }, (uri) => ({
+   *   contents: [{ uri, mimeType: 'text/markdown', text: '# Hello' }],
+   * }));
+   * await readme.notifyUpdated(); // subscribed clients get notifications/resources/updated
+   * ```
+   */
+  registerResource(name: string, uri: string, config: ResourceConfig, read: ReadResourceCallback): RegisteredResource {
+    if (uri === '') throw new TypeError('A resource URI must not be empty');
+    if (UriTemplate.isTemplate(uri)) throw new TypeError(`${uri} is a URI template; register it with registerResourceTemplate`);
+    const entry = resourceEntry(uri, name, config, read);
+    this.host.resources.add(uri, entry);
+    return new ResourceHandle(this.host.resources, entry, (target) => this.notifyResourceUpdated(target));
+  }
+
+  /**
+   * Registers an RFC 6570 resource template. A URI matching it is read by `read` with the
+   * variables taken from the URI (typed from the template text); `list` enumerates concrete
+   * resources for `resources/list`, and `complete` completes variables.
+   *
+   * @example
+   * ```ts
+   * mcp.registerResourceTemplate('user', 'users://{id}/profile{?fields}', {
+   *   complete: { id: (value) => ['alice', 'bob'].filter((id) => id.startsWith(value)) },
+   * }, (uri, { id, fields }) => ({ contents: [{ uri, text: `${id}: ${fields ?? 'all'}` }] }));
+   * ```
+   */
+  registerResourceTemplate<const T extends string>(name: string, uriTemplate: T, config: ResourceTemplateConfig<T>, read: ReadTemplateCallback<T>): RegisteredResourceTemplate<T> {
+    const template = new UriTemplate<string>(uriTemplate);
+    const entry = templateEntry(template, name, config as ResourceTemplateConfig<string>, read as unknown as ReadTemplateCallback<string>);
+    this.host.templates.add(uriTemplate, entry);
+    return new TemplateHandle<T>(this.host.templates, entry);
+  }
+
+  /**
+   * Registers a prompt. With `argsSchema`, its arguments are listed from the schema, checked
+   * on `prompts/get` (-32602 naming the field when they do not fit) and typed in the callback.
+   *
+   * @example
+   * ```ts
+   * mcp.registerPrompt('review', {
+   *   argsSchema: z.object({ language: z.string().describe('Programming language') }),
+   *   complete: { language: (value) => ['go', 'rust', 'typescript'].filter((l) => l.startsWith(value)) },
+   * }, ({ language }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Review my ${language}` } }] }));
+   * ```
+   */
+  registerPrompt<const A extends SchemaInput | undefined = undefined>(name: string, config: PromptConfig<A>, callback: PromptCallback<A>): RegisteredPrompt<A> {
+    if (name === '') throw new RangeError('A prompt name must not be empty');
+    const entry = buildPromptEntry(
+      { name, config: config as PromptConfig<SchemaInput | undefined>, callback: callback as PromptEntry['callback'], enabled: true },
+      this.host,
+    );
+    this.host.prompts.add(name, entry);
+    return new PromptHandle<A>(this.host.prompts, entry, this.host);
+  }
+
+  /**
+   * A new low-level Server serving everything registered here, for one connection. Its
+   * capabilities are fixed now, from what is registered (plus `options.capabilities`).
+   */
+  createServer(): Server {
+    const capabilities = this.capabilities();
+    // Everything that is not McpServer's own option configures the Server as is.
+    const { instructions, capabilities: _declared, pageSize: _pageSize, validator: _validator, listChanged: _listChanged, logging: _logging, strictToolNames: _strict, setupServer: _setup, onerror: _onerror, cache: _cache, requestState: _state, ...endpoint } =
+      this.options;
+    const server = new Server(this.info, {
+      ...endpoint,
+      capabilities,
+      ...(instructions !== undefined ? { instructions } : {}),
+      requestState: this.requestState,
+      onerror: (error) => this.report(error),
+    });
+    const session = new McpSession(server, capabilities, this.notifier.nextEpoch());
+    installHandlers(server, session, this.host);
+    server.toolHeaderParameters = (name) => {
+      const entry = this.host.tools.find(name, session);
+      if (entry === undefined) return undefined;
+      let parameters = this.headerCache.get(entry.definition);
+      if (parameters === undefined) {
+        const read = headerParameters(entry.definition.inputSchema);
+        // A tool with invalid annotations is one clients drop; its calls are checked for none.
+        parameters = read.ok ? [...read.parameters] : [];
+        this.headerCache.set(entry.definition, parameters);
+      }
+      return parameters;
+    };
+    this.options.setupServer?.(server, session);
+    this.live.add(session);
+    this.byServer.set(server, session);
+    // The engine's close hook, not the Server's public `onclose`, so the application keeps that one.
+    const closed = server.protocol.onclose;
+    server.protocol.onclose = () => {
+      this.live.delete(session);
+      closed?.();
+    };
+    return server;
+  }
+
+  /** Serves one connection; resolves with its session once the transport started. */
+  async connect(transport: Transport): Promise<McpSession> {
+    const server = this.createServer();
+    try {
+      await server.connect(transport);
+    } catch (error) {
+      this.live.delete(this.byServer.get(server)!);
+      throw error;
+    }
+    return this.byServer.get(server)!;
+  }
+
+  /** Sends `notifications/resources/updated` for `uri` to every session subscribed to it. */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    const sends = [...this.live]
+      // Stateless-era sessions filter by their subscriptions/listen streams themselves.
+      .filter((session) => session.isInitialized && (session.subscriptions.has(uri) || session.server.era === 'stateless'))
+      .map((session) => session.server.notifyResourceUpdated({ uri }).catch((error: unknown) => this.report(asError(error))));
+    await Promise.all(sends);
+  }
+
+  /** Sends a log message to every session (each drops it if below the level its client set). */
+  async sendLoggingMessage(params: Stateful.LoggingMessageNotificationParams): Promise<void> {
+    const sends = [...this.live]
+      .filter((session) => session.isInitialized && session.capabilities.logging !== undefined)
+      .map((session) => session.server.notifyLoggingMessage(params).catch((error: unknown) => this.report(asError(error))));
+    await Promise.all(sends);
+  }
+
+  /** Sends pending list_changed notifications, then closes every session. */
+  async close(): Promise<void> {
+    this.notifier.flush();
+    await Promise.all([...this.live].map((session) => session.close()));
+  }
+
+  /** What a Server created now declares: derived from the registrations, then `options.capabilities`. */
+  private capabilities(): Stateful.ServerCapabilities {
+    const declared = this.options.capabilities ?? {};
+    const listChanged = this.options.listChanged === 'off' ? {} : { listChanged: true };
+    const { tools, resources, templates, prompts } = this.host;
+    const capabilities: Stateful.ServerCapabilities = { ...declared };
+    if (tools.size > 0 || declared.tools !== undefined) capabilities.tools = { ...listChanged, ...declared.tools };
+    if (resources.size > 0 || templates.size > 0 || declared.resources !== undefined) {
+      capabilities.resources = { subscribe: true, ...listChanged, ...declared.resources };
+    }
+    if (prompts.size > 0 || declared.prompts !== undefined) capabilities.prompts = { ...listChanged, ...declared.prompts };
+    // Prompt arguments and template variables are what completion/complete completes.
+    if (prompts.size > 0 || templates.size > 0 || declared.completions !== undefined) capabilities.completions = { ...declared.completions };
+    if (this.options.logging !== false) capabilities.logging = { ...declared.logging };
+    return capabilities;
+  }
+
+  private parsing<T>(schema: SchemaInput, side: SchemaSide, what: string): ParsingSchema<T> {
+    let sides = this.schemaCache.get(schema);
+    if (sides === undefined) {
+      sides = new Map();
+      this.schemaCache.set(schema, sides);
+    }
+    let parsing = sides.get(side);
+    if (parsing === undefined) {
+      parsing = toParsingSchema(schema, this.validator, side, what);
+      sides.set(side, parsing);
+    }
+    return parsing as ParsingSchema<T>;
+  }
+
+  private report(error: Error): void {
+    try {
+      this.options.onerror?.(error);
+    } catch {
+      // A failing error hook must not break notification delivery.
+    }
+  }
+}
+

@@ -1,0 +1,8 @@
+/** mcpgen's Node-only entry (`mcpgen/node`): transports that need `node:` modules. */
+export { StdioServerTransport, type StdioServerTransportOptions } from './transports/node/stdio-server.js';
+export { StdioClientTransport, type StdioClientTransportOptions, type ExitStatus } from './transports/node/stdio-client.js';
+export { defaultEnvironment } from './transports/node/default-environment.js';
+export { createMcpNodeServer, toNodeHandler, type McpNodeServer, type McpNodeServerOptions, type NodeMcpListener } from './transports/node/http.js';
+export { AjvJsonSchemaValidator, type AjvJsonSchemaValidatorOptions } from './features/ajv/ajv-validator.js';
+export { FileOAuthStore } from './features/auth/node/file-store.js';
+export { DEFAULT_LOOPBACK_TIMEOUT_MS, openInBrowser, startLoopbackReceiver, type LoopbackReceiver, type LoopbackReceiverOptions } from './features/auth/node/loopback.js';

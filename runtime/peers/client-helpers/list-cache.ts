@@ -1,0 +1,198 @@
+import type { Stateful } from '../../../generated/latest.js';
+import type { Client, ListAllOptions } from '../client.js';
+import { asError } from '../../core/errors.js';
+import type { JsonSchemaValidator } from '../../core/json-schema/types.js';
+import type { RequestOptions } from '../../core/request-context.js';
+import { assertToolResult } from './tool-output.js';
+
+/** The lists a {@link ListCache} keeps, and the item type of each. */
+export interface CachedLists {
+  tools: Stateful.Tool;
+  resources: Stateful.Resource;
+  resourceTemplates: Stateful.ResourceTemplate;
+  prompts: Stateful.Prompt;
+}
+
+/** A list a {@link ListCache} keeps. */
+export type CachedListKind = keyof CachedLists;
+
+const METHOD = {
+  tools: 'tools/list',
+  resources: 'resources/list',
+  resourceTemplates: 'resources/templates/list',
+  prompts: 'prompts/list',
+} as const;
+
+const CAPABILITY: Readonly<Record<CachedListKind, 'tools' | 'resources' | 'prompts'>> = {
+  tools: 'tools',
+  resources: 'resources',
+  resourceTemplates: 'resources',
+  prompts: 'prompts',
+};
+
+/** Which cached lists each list_changed notification makes stale. */
+const STALE_AFTER = {
+  'notifications/tools/list_changed': ['tools'],
+  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
+  'notifications/prompts/list_changed': ['prompts'],
+} as const;
+
+/** Refetches in a row when changes keep arriving mid-fetch, before settling for the last result. */
+const MAX_REFETCHES = 5;
+
+/** Options of a {@link ListCache}. */
+export interface ListCacheOptions {
+  /** Refetch a list as soon as the server says it changed (default false: refetch on the next read). */
+  readonly autoRefresh?: boolean;
+  /** Called after a list changed: with the fresh items when auto-refreshing, with undefined otherwise. */
+  readonly onchange?: <K extends CachedListKind>(kind: K, items: readonly CachedLists[K][] | undefined) => void;
+  /** Receives failures of automatic refreshes, which have no caller to reject. */
+  readonly onerror?: (error: Error) => void;
+  /** Checks structured tool results in {@link ListCache.callTool} (default: the interpreting validator). */
+  readonly validator?: JsonSchemaValidator;
+  /** Options of the list requests (timeout, page limit). */
+  readonly listOptions?: ListAllOptions;
+}
+
+interface ListState {
+  items: unknown[] | undefined;
+  generation: number;
+  inflight: Promise<unknown[]> | undefined;
+}
+
+/**
+ * Keeps the server's tool, resource, template and prompt lists, following every page, and
+ * drops or (with `autoRefresh`) refetches a list when the server announces it changed. It
+ * takes over the client's three list_changed notification handlers; use `onchange` to hear
+ * about changes. A list the server has no capability for is empty.
+ *
+ * @example
+ * ```ts
+ * import { ListCache, getDisplayName } from 'mcpgen';
+ *
+ * const lists = new ListCache(client, { autoRefresh: true, onchange: (kind) => console.log(`${kind} changed`) });
+ * for (const tool of await lists.tools()) console.log(getDisplayName(tool));
+ * const result = await lists.callTool({ name: 'forecast', arguments: { city: 'Oslo' } }); // structuredContent checked
+ * ```
+ */
+export class ListCache {
+  private readonly client: Client;
+  private readonly options: ListCacheOptions;
+  private readonly states = new Map<CachedListKind, ListState>();
+
+  constructor(client: Client, options: ListCacheOptions = {}) {
+    this.client = client;
+    this.options = options;
+    for (const [method, kinds] of Object.entries(STALE_AFTER)) {
+      client.setNotificationHandler(method as keyof typeof STALE_AFTER, () => {
+        for (const kind of kinds) this.changed(kind);
+      });
+    }
+  }
+
+  tools(): Promise<Stateful.Tool[]> {
+    return this.get('tools');
+  }
+
+  resources(): Promise<Stateful.Resource[]> {
+    return this.get('resources');
+  }
+
+  resourceTemplates(): Promise<Stateful.ResourceTemplate[]> {
+    return this.get('resourceTemplates');
+  }
+
+  prompts(): Promise<Stateful.Prompt[]> {
+    return this.get('prompts');
+  }
+
+  /** The cached list, fetching every page when there is none. */
+  async get<K extends CachedListKind>(kind: K): Promise<CachedLists[K][]> {
+    const state = this.state(kind);
+    if (state.items !== undefined) return [...state.items] as CachedLists[K][];
+    return [...(await this.fetch(kind))] as CachedLists[K][];
+  }
+
+  /** The cached list without fetching; undefined when stale or never fetched. */
+  peek<K extends CachedListKind>(kind: K): readonly CachedLists[K][] | undefined {
+    return this.state(kind).items as CachedLists[K][] | undefined;
+  }
+
+  /** Fetches the list again now. */
+  async refresh<K extends CachedListKind>(kind: K): Promise<CachedLists[K][]> {
+    this.invalidate(kind);
+    return [...(await this.fetch(kind))] as CachedLists[K][];
+  }
+
+  /** Forgets one list, or all of them. */
+  invalidate(kind?: CachedListKind): void {
+    for (const each of kind === undefined ? ([...this.states.keys()] as CachedListKind[]) : [kind]) {
+      const state = this.state(each);
+      state.items = undefined;
+      state.generation += 1;
+    }
+  }
+
+  /**
+   * Calls a tool and checks a successful result's `structuredContent` against the tool's
+   * `outputSchema` (as listed); a mismatch rejects with SdkError('INVALID_RESULT').
+   */
+  async callTool(params: Stateful.CallToolRequestParams, options?: RequestOptions): Promise<Stateful.CallToolResult> {
+    const result = await this.client.callTool(params, options);
+    const tool = (await this.get('tools')).find((candidate) => candidate.name === params.name);
+    if (tool !== undefined) assertToolResult(tool, result, this.options.validator);
+    return result;
+  }
+
+  /** Gives the list_changed notifications back to the client (they are then ignored). */
+  dispose(): void {
+    for (const method of Object.keys(STALE_AFTER)) this.client.protocol.removeNotificationHandler(method);
+  }
+
+  private state(kind: CachedListKind): ListState {
+    let state = this.states.get(kind);
+    if (state === undefined) {
+      state = { items: undefined, generation: 0, inflight: undefined };
+      this.states.set(kind, state);
+    }
+    return state;
+  }
+
+  private changed(kind: CachedListKind): void {
+    this.invalidate(kind);
+    if (this.options.autoRefresh !== true) {
+      this.options.onchange?.(kind, undefined);
+      return;
+    }
+    this.fetch(kind).then(
+      (items) => this.options.onchange?.(kind, items as CachedLists[typeof kind][]),
+      (error: unknown) => this.options.onerror?.(asError(error)),
+    );
+  }
+
+  private fetch(kind: CachedListKind): Promise<unknown[]> {
+    const state = this.state(kind);
+    if (state.inflight !== undefined) return state.inflight;
+    const run = async (): Promise<unknown[]> => {
+      // Before the handshake there are no capabilities yet; listAll then fails with NOT_CONNECTED.
+      const capabilities = this.client.serverCapabilities;
+      if (capabilities !== undefined && capabilities[CAPABILITY[kind]] === undefined) {
+        state.items = [];
+        return state.items;
+      }
+      let items: unknown[] = [];
+      for (let attempt = 0; attempt < MAX_REFETCHES; attempt++) {
+        const generation = state.generation;
+        items = await this.client.listAll(METHOD[kind], undefined, this.options.listOptions);
+        // A change announced while the pages were coming in may have split them; fetch again.
+        if (generation === state.generation) break;
+      }
+      state.items = items;
+      return items;
+    };
+    state.inflight = run().finally(() => {
+      state.inflight = undefined;
+    });
+    return state.inflight;
+  }
+}

@@ -1,0 +1,75 @@
+import type { Stateful } from '../../../generated/latest.js';
+import type { ValidationIssue } from '../../core/contract.js';
+import { SdkError } from '../../core/errors.js';
+import { InterpretingJsonSchemaValidator } from '../../core/json-schema/interpreter.js';
+import type { JsonSchemaCheck, JsonSchemaValidator } from '../../core/json-schema/types.js';
+
+let sharedValidator: JsonSchemaValidator | undefined;
+
+/**
+ * The validator client helpers use when none is given: one interpreting validator per process.
+ *
+ * @example
+ * ```ts
+ * const check = defaultJsonSchemaValidator().compile(tool.inputSchema);
+ * if (!check(args).valid) console.warn('the model produced arguments the tool will refuse');
+ * ```
+ */
+export function defaultJsonSchemaValidator(): JsonSchemaValidator {
+  sharedValidator ??= new InterpretingJsonSchemaValidator();
+  return sharedValidator;
+}
+
+// Compiled output schemas, per validator and per schema object, so a tool's schema is prepared once.
+const compiled = new WeakMap<JsonSchemaValidator, WeakMap<object, JsonSchemaCheck>>();
+
+function checkFor(validator: JsonSchemaValidator, schema: object): JsonSchemaCheck {
+  let bySchema = compiled.get(validator);
+  if (bySchema === undefined) {
+    bySchema = new WeakMap();
+    compiled.set(validator, bySchema);
+  }
+  let check = bySchema.get(schema);
+  if (check === undefined) {
+    check = validator.compile(schema as Record<string, unknown>);
+    bySchema.set(schema, check);
+  }
+  return check;
+}
+
+/**
+ * Checks a `tools/call` result against the tool's `outputSchema`, as the tools page asks
+ * clients to: returns null when it conforms (or the tool has no output schema, or the result
+ * is an error), otherwise the problems. A successful result without `structuredContent` from a
+ * tool that declares an output schema is a problem too.
+ *
+ * @example
+ * ```ts
+ * const issues = checkToolResult(tool, await client.callTool({ name: tool.name, arguments }));
+ * if (issues !== null) console.warn(`${tool.name} broke its outputSchema`, issues);
+ * ```
+ */
+export function checkToolResult(tool: Pick<Stateful.Tool, 'name' | 'outputSchema'>, result: Stateful.CallToolResult, validator: JsonSchemaValidator = defaultJsonSchemaValidator()): ValidationIssue[] | null {
+  if (tool.outputSchema === undefined || result.isError === true) return null;
+  if (result.structuredContent === undefined) {
+    return [{ instancePath: '', keyword: 'required', message: 'must have structuredContent (the tool declares an outputSchema)', params: { missingProperty: 'structuredContent' } }];
+  }
+  const outcome = checkFor(validator, tool.outputSchema)(result.structuredContent);
+  return outcome.valid ? null : [...outcome.errors];
+}
+
+/**
+ * Like {@link checkToolResult}, but throws SdkError('INVALID_RESULT') carrying the issues.
+ *
+ * @example
+ * ```ts
+ * const result = await client.callTool({ name: tool.name, arguments });
+ * assertToolResult(tool, result); // throws when structuredContent breaks tool.outputSchema
+ * ```
+ */
+export function assertToolResult(tool: Pick<Stateful.Tool, 'name' | 'outputSchema'>, result: Stateful.CallToolResult, validator?: JsonSchemaValidator): void {
+  const issues = checkToolResult(tool, result, validator);
+  if (issues === null) return;
+  const detail = issues.map((issue) => `structuredContent${issue.instancePath}: ${issue.message}`).join('; ');
+  throw new SdkError('INVALID_RESULT', `Tool ${tool.name} returned a result that does not match its outputSchema: ${detail}`, { data: { issues } });
+}

@@ -1,0 +1,367 @@
+import { Stateful } from '../../generated/latest.js';
+import type { CapabilityObject } from '../core/capabilities.js';
+import type { RevisionModule } from '../core/contract.js';
+import { Endpoint, type EndpointOptions } from './endpoint.js';
+import { negotiateExtensions } from './extension.js';
+import { ProtocolError, SdkError } from '../core/errors.js';
+import type { HeaderParameter } from '../era/mcp-headers.js';
+import type { JSONRPCRequest } from '../core/jsonrpc.js';
+import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
+import { INITIALIZE_REQUEST, LOG_NOTIFICATION } from '../core/special-methods.js';
+import type { NotificationContext, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
+import { resolveRevisions } from '../core/revisions.js';
+import { declaredVersion, requestMeta, CLIENT_CAPABILITIES_META, CLIENT_INFO_META } from '../era/meta.js';
+import { defaultRequestStateCodec, RequestStateCodec, type RequestStateOptions } from '../era/request-state.js';
+import { runStateless, type StatelessHost } from '../era/stateless-request.js';
+import { Subscriptions, type CacheHint } from '../era/subscriptions.js';
+import type { Transport } from '../core/transport.js';
+
+type Defaults = Stateful.ProtocolTypes;
+
+/** Options of a {@link Server}. */
+export interface ServerOptions<T extends ProtocolTypesShape = Defaults> extends EndpointOptions {
+  /** What this server offers; fixed for the life of the server. */
+  readonly capabilities?: CapabilitiesOf<T, 'serverCapabilities', Stateful.ServerCapabilities>;
+  /** Guidance for the model, sent in the initialize result. */
+  readonly instructions?: string;
+  /**
+   * Revisions to serve (default: every released revision of both eras). Stateful ones are
+   * negotiated over `initialize`; stateless ones (2026-07-28 on) are served per request. A
+   * list with only stateless revisions refuses the handshake; one with only stateful ones
+   * answers stateless requests as an older server would.
+   */
+  readonly supportedRevisions?: readonly string[];
+  /**
+   * How multi round-trip requests protect their `requestState` (keys, encryption, expiry,
+   * round cap), or a codec shared with other servers. Default: one random key per process,
+   * which is right for a single replica; replicas behind a load balancer need shared keys.
+   */
+  readonly requestState?: RequestStateOptions | RequestStateCodec;
+  /** Cache hint of the `server/discover` result (default: `ttlMs` 0, `cacheScope` 'private'). */
+  readonly discoverCache?: CacheHint;
+}
+
+/** The negotiated state of a stateful session, as {@link Server.restoreSession} takes it. */
+export interface RestoredSessionState {
+  /** The negotiated stateful revision. */
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Stateful.ClientCapabilities;
+  readonly clientInfo: Stateful.Implementation;
+  /** Whether `notifications/initialized` arrived. */
+  readonly initialized: boolean;
+  /** The level set with `logging/setLevel`, if any. */
+  readonly loggingLevel?: Stateful.LoggingLevel | undefined;
+}
+
+/** A handler for client→server request `M`: exact params in, exact result out. */
+export type ServerRequestHandler<M extends keyof T['clientRequests'], T extends ProtocolTypesShape = Defaults> = (
+  params: T['clientRequests'][M]['params'],
+  context: RequestContext,
+) => T['clientRequests'][M]['result'] | Promise<T['clientRequests'][M]['result']>;
+
+/** A handler for client→server notification `M`. */
+export type ServerNotificationHandler<M extends keyof T['clientNotifications'], T extends ProtocolTypesShape = Defaults> = (
+  params: T['clientNotifications'][M]['params'],
+  context: NotificationContext,
+) => void | Promise<void>;
+
+// Typed senders for server→client requests and notifications, generated from the method table.
+export interface Server<T extends ProtocolTypesShape = Defaults> extends Stateful.ServerStubs<RequestOptions>, Stateful.ServerNotifiers<RequestOptions> {}
+
+/**
+ * A low-level MCP server for the stateful revisions: answers `initialize` with version
+ * negotiation, then dispatches requests to handlers typed from the generated method table.
+ *
+ * @example
+ * ```ts
+ * import { Server } from 'mcpgen';
+ * import { StdioServerTransport } from 'mcpgen/node';
+ *
+ * const server = new Server({ name: 'echo', version: '1.0.0' }, { capabilities: { tools: {} } });
+ * server.setRequestHandler('tools/list', () => ({
+ *   tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }],
+ * }));
+ * server.setRequestHandler('tools/call', (params) => ({
+ *   content: [{ type: 'text', text: String(params.arguments?.text ?? '') }],
+ * }));
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
+  /** Fires once the client sent `notifications/initialized`. */
+  oninitialized?: () => void;
+  /** The level the client asked for with `logging/setLevel`, if any. */
+  loggingLevel: Stateful.LoggingLevel | undefined;
+  /**
+   * The `x-mcp-header` parameters of a tool, so that the HTTP transport can check a stateless
+   * request's `Mcp-Param-*` headers against its arguments. McpServer sets it from its tools.
+   */
+  toolHeaderParameters?: ((toolName: string) => readonly HeaderParameter[] | undefined) | undefined;
+
+  private readonly info: Stateful.Implementation;
+  private readonly instructions: string | undefined;
+  private clientInfoValue: Stateful.Implementation | undefined;
+  private initialized = false;
+  private readonly statefulModules: readonly RevisionModule[];
+  private readonly statelessModules: readonly RevisionModule[];
+  private readonly codec: RequestStateCodec;
+  private readonly subscriptions: Subscriptions;
+  private readonly statelessHost: StatelessHost;
+  /** Which era this connection speaks, fixed by its first request (`initialize` or a request with `_meta`). */
+  private eraValue: 'stateful' | 'stateless' | undefined;
+
+  constructor(info: Stateful.Implementation, options: ServerOptions<T> = {}) {
+    super('server', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless']), options);
+    this.info = info;
+    this.instructions = options.instructions;
+    this.statefulModules = this.revisionModules.filter((module) => module.era === 'stateful');
+    this.statelessModules = this.revisionModules.filter((module) => module.era === 'stateless');
+    this.codec = options.requestState instanceof RequestStateCodec
+      ? options.requestState
+      : options.requestState === undefined ? defaultRequestStateCodec() : new RequestStateCodec(options.requestState);
+    this.statelessHost = { serverInfo: info, codec: this.codec };
+    this.subscriptions = new Subscriptions(this.ownCapabilities, (method, params, relatedRequestId) =>
+      this.protocol.notification(method, params, { relatedRequestId }));
+    this.protocol.admitRequest = (request) => this.admit(request);
+    this.protocol.setRequestHandler('initialize', (params) => this.answerInitialize(params as unknown as Stateful.InitializeRequestParams));
+    if (this.statelessModules.length > 0) {
+      const cache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'private' };
+      this.registerStatelessHandler('server/discover', () => ({
+        supportedVersions: this.statelessModules.map((module) => module.revision).reverse(),
+        capabilities: this.ownCapabilities,
+        ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
+        ttlMs: cache.ttlMs,
+        cacheScope: cache.cacheScope,
+      }));
+      this.registerStatelessHandler('subscriptions/listen', (params, context) => this.subscriptions.listen(params, context));
+    }
+    this.protocol.setNotificationHandler('notifications/initialized', () => {
+      this.initialized = true;
+      this.oninitialized?.();
+    });
+    if ((options.capabilities as Stateful.ServerCapabilities | undefined)?.logging) {
+      this.protocol.setRequestHandler('logging/setLevel', (params) => {
+        this.loggingLevel = (params as unknown as Stateful.SetLevelRequestParams).level;
+        return {};
+      });
+      this.protocol.notificationFilter = (method, params) => method !== LOG_NOTIFICATION || this.severe(params?.level);
+    }
+    const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
+    const notify = (method: string, params: unknown, sendOptions?: RequestOptions) =>
+      this.sendNotification(method, params, sendOptions?.relatedRequestId !== undefined ? { relatedRequestId: sendOptions.relatedRequestId } : {});
+    Object.assign(this, Stateful.serverStubs(send), Stateful.serverNotifiers(notify));
+  }
+
+  /**
+   * The era this connection speaks: `stateful` after `initialize`, `stateless` after a request
+   * that carried its protocol version in `_meta`, undefined before either.
+   */
+  get era(): 'stateful' | 'stateless' | undefined {
+    return this.eraValue;
+  }
+
+  /** The server's name and version. */
+  get serverInfo(): Stateful.Implementation {
+    return this.info;
+  }
+
+  /**
+   * The capabilities the client declared in `initialize`; in the stateless era, those of the
+   * latest request (each request declares its own, and handlers see them in their context).
+   */
+  get clientCapabilities(): Stateful.ClientCapabilities | undefined {
+    return this.peerCapabilitiesValue as Stateful.ClientCapabilities | undefined;
+  }
+
+  /** The client's name and version from `initialize`. */
+  get clientInfo(): Stateful.Implementation | undefined {
+    return this.clientInfoValue;
+  }
+
+  /** True once `notifications/initialized` arrived, or a stateless-era request was admitted. */
+  get isInitialized(): boolean {
+    return this.initialized || this.eraValue === 'stateless';
+  }
+
+  /** Starts serving on `transport`. */
+  async connect(transport: Transport): Promise<void> {
+    await this.protocol.connect(transport);
+  }
+
+  /**
+   * Puts this Server into the state of a stateful session negotiated elsewhere (another replica
+   * behind a load balancer, or before a restart), so it serves that session's requests without a
+   * new `initialize`. Safe to call again with a newer state (e.g. a changed logging level). Throws
+   * RangeError for a revision this server does not speak, SdkError `INVALID_ARGUMENT` for a
+   * Server already serving the stateless era.
+   *
+   * @example
+   * ```ts
+   * const server = createMyServer();
+   * server.restoreSession({ protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: { name: 'c', version: '1' }, initialized: true });
+   * server.isInitialized; // true
+   * ```
+   */
+  restoreSession(state: RestoredSessionState): void {
+    const module = this.moduleFor(state.protocolVersion);
+    if (module.era !== 'stateful' || this.eraValue === 'stateless') {
+      throw new SdkError('INVALID_ARGUMENT', `Only a stateful session can be restored (revision ${state.protocolVersion}, era ${this.eraValue ?? module.era})`);
+    }
+    if (this.protocol.revision !== module) this.protocol.setRevision(module);
+    if (this.negotiated === undefined) negotiateExtensions(this.ownCapabilities, this, module);
+    this.negotiated = state.protocolVersion;
+    this.eraValue = 'stateful';
+    this.peerCapabilitiesValue = state.clientCapabilities as CapabilityObject;
+    this.clientInfoValue = state.clientInfo;
+    this.initialized = this.initialized || state.initialized;
+    this.loggingLevel = state.loggingLevel;
+  }
+
+  /** Ends open `subscriptions/listen` streams with their result, then closes the connection. */
+  override async close(): Promise<void> {
+    if (this.subscriptions.size > 0) {
+      this.subscriptions.endAll();
+      // Lets the listen handlers' replies reach the transport before it closes.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await super.close();
+  }
+
+  /**
+   * In the stateless era a notification that belongs to no request is a change notification:
+   * it goes to the `subscriptions/listen` streams that opted in to it, or nowhere.
+   */
+  protected override async sendNotification(method: string, params: unknown, options?: { relatedRequestId?: string | number | undefined }): Promise<void> {
+    if (this.eraValue === 'stateless' && options?.relatedRequestId === undefined) {
+      await this.subscriptions.publish(method, params as Params | undefined);
+      return;
+    }
+    await super.sendNotification(method, params, options);
+  }
+
+  /**
+   * Handles client→server request `method`. The handler's params and result are typed from the
+   * generated method table. Fails with SdkError('CAPABILITY_MISSING') when the method needs a
+   * server capability this server did not declare.
+   */
+  setRequestHandler<M extends keyof T['clientRequests'] & string>(method: M, handler: ServerRequestHandler<M, T>): void {
+    this.registerStatelessHandler(method, handler as unknown as RequestHandler);
+  }
+
+  /** Registers a handler that serves both eras: stateless requests go through the MRTR runner. */
+  private registerStatelessHandler(method: string, handler: RequestHandler): void {
+    this.registerRequestHandler(method, (params: Params | undefined, context: RequestContext) => {
+      if (this.eraValue === 'stateless') {
+        return runStateless(this.statelessHost, this.protocol.revision!, handler, params, context);
+      }
+      if (this.negotiated === undefined) {
+        throw new ProtocolError(this.protocol.revision!.errorCodes.INVALID_REQUEST!, `Received ${method} before initialize`);
+      }
+      return handler(params, context);
+    });
+  }
+
+
+  /**
+   * Picks the era of each request before it is looked up. `initialize` selects the stateful
+   * era; a request naming its protocol version in `_meta` selects the stateless one (and
+   * binds that revision); once a connection initialized, `_meta` is just metadata.
+   */
+  private admit(request: JSONRPCRequest): ProtocolError | undefined {
+    if (request.method === INITIALIZE_REQUEST) {
+      if (this.statefulModules.length === 0) {
+        const requested = (request.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+        return this.unsupportedVersion(typeof requested === 'string' ? requested : undefined);
+      }
+      // A client that probed the stateless era first (and fell back) gets the handshake.
+      if (this.eraValue !== 'stateful') {
+        this.eraValue = undefined;
+        this.negotiated = undefined;
+        if (this.protocol.revision?.era !== 'stateful') this.protocol.setRevision(this.statefulModules[this.statefulModules.length - 1]!);
+      }
+      return undefined;
+    }
+    if (this.eraValue === 'stateful' || this.statelessModules.length === 0) return undefined;
+    const version = declaredVersion(request.params);
+    if (version === undefined) {
+      // A method of the stateless era alone (a discovery probe) is checked against that era's
+      // schema, which refuses it for its missing `_meta`; the era stays open. Anything else
+      // meets the stateful rules ("before initialize").
+      if (this.eraValue === undefined && this.onlyStateless(request.method)) {
+        this.protocol.setRevision(this.statelessModules[this.statelessModules.length - 1]!);
+      }
+      return undefined;
+    }
+    const module = this.statelessModules.find((candidate) => candidate.revision === version);
+    if (module === undefined) return this.unsupportedVersion(version);
+    if (this.protocol.revision !== module) this.protocol.setRevision(module);
+    this.eraValue = 'stateless';
+    this.negotiated = module.revision;
+    const meta = requestMeta(request.params);
+    const capabilities = meta?.[CLIENT_CAPABILITIES_META];
+    if (typeof capabilities === 'object' && capabilities !== null) this.peerCapabilitiesValue = capabilities as CapabilityObject;
+    const clientInfo = meta?.[CLIENT_INFO_META];
+    if (typeof clientInfo === 'object' && clientInfo !== null) this.clientInfoValue = clientInfo as Stateful.Implementation;
+    return undefined;
+  }
+
+  private onlyStateless(method: string): boolean {
+    return this.statelessModules.some((module) => module.methods[method] !== undefined)
+      && !this.statefulModules.some((module) => module.methods[method] !== undefined);
+  }
+
+  /**
+   * UnsupportedProtocolVersionError, listing the versions a request may name in `_meta`
+   * (newest first; the same list `server/discover` gives).
+   */
+  private unsupportedVersion(requested: string | undefined): ProtocolError {
+    const codes = (this.statelessModules[this.statelessModules.length - 1] ?? this.protocol.revision!).errorCodes;
+    const supported = this.statelessModules.map((module) => module.revision).reverse();
+    const text = requested === undefined
+      ? `Unsupported protocol version: this server supports ${supported.join(', ')}`
+      : `Unsupported protocol version ${JSON.stringify(requested)}: this server supports ${supported.join(', ')}`;
+    return new ProtocolError(codes.UNSUPPORTED_PROTOCOL_VERSION ?? codes.INVALID_REQUEST!, text, { supported, ...(requested !== undefined ? { requested } : {}) });
+  }
+
+  /** Handles client→server notification `method`. */
+  setNotificationHandler<M extends keyof T['clientNotifications'] & string>(method: M, handler: ServerNotificationHandler<M, T>): void {
+    this.registerNotificationHandler(method, handler as ServerNotificationHandler<M, T>);
+  }
+
+  /** Sends any server→client request of the negotiated revision, checking the client's capabilities. */
+  request<M extends keyof T['serverRequests'] & string>(method: M, params: T['serverRequests'][M]['params'], options?: RequestOptions): Promise<T['serverRequests'][M]['result']> {
+    return this.sendRequest(method, params, options) as Promise<T['serverRequests'][M]['result']>;
+  }
+
+  /** Sends any server→client notification of the negotiated revision. */
+  notification<M extends keyof T['serverNotifications'] & string>(method: M, params: T['serverNotifications'][M]['params']): Promise<void> {
+    return this.sendNotification(method, params);
+  }
+
+  /** True when a message at `level` is at least as severe as the level the client set (if any). */
+  private severe(level: unknown): boolean {
+    if (this.loggingLevel === undefined) return true;
+    const order = this.protocol.revision?.loggingLevels ?? [];
+    const rank = order.indexOf(String(level));
+    return rank === -1 || rank >= order.indexOf(this.loggingLevel);
+  }
+
+  private answerInitialize(params: Stateful.InitializeRequestParams): Stateful.InitializeResult {
+    if (this.negotiated !== undefined) {
+      throw new ProtocolError(this.protocol.revision!.errorCodes.INVALID_REQUEST!, 'The session is already initialized');
+    }
+    const supported = this.statefulModules.map((module) => module.revision);
+    const version = supported.includes(params.protocolVersion) ? params.protocolVersion : supported[supported.length - 1]!;
+    this.protocol.setRevision(this.moduleFor(version));
+    this.negotiated = version;
+    this.eraValue = 'stateful';
+    this.peerCapabilitiesValue = params.capabilities as CapabilityObject;
+    this.clientInfoValue = params.clientInfo;
+    return {
+      protocolVersion: version,
+      capabilities: negotiateExtensions(this.ownCapabilities, this, this.protocol.revision!) as Stateful.ServerCapabilities,
+      serverInfo: this.info,
+      ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
+    };
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The HTTP plumbing shared by the client transports: header assembly (user headers, which may
+ * be computed per request, under the transport's protocol headers), the user's `fetch` and
+ * `RequestInit`, and a timeout that covers the wait for the response headers only, so that a
+ * long-lived event stream is never cut by it.
+ */
+import { messageOf } from '../../core/errors.js';
+import { HttpTransportError } from './client-errors.js';
+
+/** The subset of `fetch` the transports call; pass a wrapper to add auth, logging or proxies. */
+export type FetchLike = (url: URL, init: RequestInit) => Promise<Response>;
+
+/**
+ * Extra headers for every request: fixed, or a function called before each request (e.g. to
+ * attach a fresh access token).
+ */
+export type HeadersSource = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+
+/** Options every HTTP client transport accepts. */
+export interface HttpClientOptions {
+  /** The fetch implementation; default `globalThis.fetch`. */
+  readonly fetch?: FetchLike | undefined;
+  /** Headers added to every request; the transport's protocol headers take precedence. */
+  readonly headers?: HeadersSource | undefined;
+  /**
+   * Base `RequestInit` for every request (credentials, mode, a dispatcher…). `method`, `body`
+   * and `signal` are the transport's own; its `headers` come first, under `headers` above.
+   */
+  readonly requestInit?: RequestInit | undefined;
+  /**
+   * How long to wait for the response headers of each HTTP request, in milliseconds; no limit
+   * by default, because a server answering with `application/json` sends its headers only once
+   * the result is ready. Streams that are already open are never timed out.
+   */
+  readonly requestTimeoutMs?: number | undefined;
+}
+
+/** One HTTP request the transports make. */
+export interface OutgoingHttpRequest {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly url: URL;
+  /** Protocol headers; they override user headers of the same name. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | undefined;
+  /**
+   * Aborts the request and, later, its response body. The requester aborts it itself when
+   * the headers do not arrive in time, so it must belong to this one request.
+   */
+  readonly controller: AbortController;
+  /** Overrides the requester's `requestTimeoutMs` for this request. */
+  readonly timeoutMs?: number | undefined;
+}
+
+/** Sends the transports' HTTP requests with the user's fetch, headers and init. */
+export class HttpRequester {
+  private readonly options: HttpClientOptions;
+
+  constructor(options: HttpClientOptions) {
+    this.options = options;
+  }
+
+  /**
+   * Sends `request` and resolves with the response once its headers arrived, whatever its
+   * status. Rejects with an HttpTransportError (no status) when no response arrives: network
+   * failure, timeout or abort.
+   */
+  async send(request: OutgoingHttpRequest): Promise<Response> {
+    const { method, url, body, controller } = request;
+    const timeoutMs = request.timeoutMs ?? this.options.requestTimeoutMs;
+    let timedOut = false;
+    const timer = timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error(`no response within ${timeoutMs} ms`));
+      }, timeoutMs);
+    try {
+      const headers = await this.headersFor(request.headers);
+      const fetchImpl = this.options.fetch ?? defaultFetch;
+      return await fetchImpl(url, { ...this.options.requestInit, method, headers, body, signal: controller.signal });
+    } catch (error) {
+      const reason = timedOut ? `timed out after ${timeoutMs} ms` : controller.signal.aborted ? 'aborted' : messageOf(error);
+      throw new HttpTransportError(`${method} ${url.href} failed: ${reason}`, { method, url: url.href, cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async headersFor(protocolHeaders: Readonly<Record<string, string>>): Promise<Headers> {
+    const headers = new Headers(this.options.requestInit?.headers);
+    const source = this.options.headers;
+    const user = typeof source === 'function' ? await source() : source;
+    new Headers(user).forEach((value, name) => headers.set(name, value));
+    for (const [name, value] of Object.entries(protocolHeaders)) {
+      headers.set(name, value);
+    }
+    return headers;
+  }
+}
+
+/** Resolves `fetch` at call time, so that a test or polyfill installed later is honoured. */
+const defaultFetch: FetchLike = (url, init) => globalThis.fetch(url, init);
+
+/**
+ * Discards a response body that carries nothing of interest, so that the connection can be
+ * reused; failures are irrelevant because the body is not wanted.
+ */
+export async function discardBody(response: Response): Promise<void> {
+  try {
+    await response.body?.cancel();
+  } catch {
+    // The body is unwanted either way.
+  }
+}
+
+/** The media type of a response, lower-cased and without parameters ('' when absent). */
+export function mediaTypeOf(response: Response): string {
+  const value = response.headers.get('content-type') ?? '';
+  return value.split(';', 1)[0]!.trim().toLowerCase();
+}
+
+/** An AbortController for one request that also aborts when `parent` does. */
+export interface ChildController {
+  readonly controller: AbortController;
+  readonly signal: AbortSignal;
+  /** Unlinks it from the parent; call once the request and its body are done. */
+  release(): void;
+}
+
+/** The live children of each parent signal, so a parent carries one listener however many requests are in flight. */
+const childrenOf = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/**
+ * Creates a {@link ChildController} of `parent`. The parent lives as long as the transport, so
+ * it holds one shared listener rather than one per request (64 requests in flight would
+ * otherwise trip the runtime's listener-leak warning), and release() unlinks the child.
+ */
+export function childController(parent: AbortSignal): ChildController {
+  const controller = new AbortController();
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { controller, signal: controller.signal, release: () => {} };
+  }
+  let children = childrenOf.get(parent);
+  if (children === undefined) {
+    const created = new Set<AbortController>();
+    children = created;
+    childrenOf.set(parent, created);
+    parent.addEventListener(
+      'abort',
+      () => {
+        for (const child of created) child.abort(parent.reason);
+        created.clear();
+      },
+      { once: true },
+    );
+  }
+  children.add(controller);
+  const linked = children;
+  return { controller, signal: controller.signal, release: () => linked.delete(controller) };
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as `signal` aborts. */
+export function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,177 @@
+/**
+ * Follows one logical event stream of the Streamable HTTP client across connections: reads
+ * it, and when it ends while still needed, resumes it with GET and `Last-Event-ID` after the
+ * server's `retry` delay, backing off exponentially while attempts fail. The transport owns
+ * the state the stream feeds (which requests are answered, where messages go).
+ */
+import { asError } from '../../core/errors.js';
+import type { RequestId } from '../../core/jsonrpc.js';
+import { decodeMessage } from '../../core/wire-format.js';
+import { HttpTransportError } from './client-errors.js';
+import { readEventStream } from './client-event-stream.js';
+import { reconnectDelay, type ReconnectPolicy } from './client-reconnect.js';
+import { delay, discardBody, mediaTypeOf, type ChildController } from './client-request.js';
+
+/** The state of one logical event stream, kept across its reconnections. */
+export interface StreamTask {
+  /** `post`: the answer stream of a POST; `standalone`: the GET stream for server-initiated messages. */
+  readonly kind: 'post' | 'standalone';
+  /** Requests whose answers the stream owes (post streams only). */
+  readonly ids: readonly RequestId[];
+  /** Aborts every connection of the stream; released when the stream is done. */
+  readonly abort: ChildController;
+  /** The stream's cursor: the last event id seen ('' before any). */
+  lastEventId: string;
+  /** The server's last `retry` value on this stream, in milliseconds. */
+  retryMs: number | undefined;
+  /** False where the protocol has no resumption (the stateless era): a lost answer stream fails its requests at once. */
+  readonly resumable?: boolean | undefined;
+}
+
+/** What a followed stream needs from its transport. */
+export interface StreamHost {
+  /** The MCP endpoint, for error messages. */
+  readonly url: URL;
+  readonly policy: ReconnectPolicy;
+  /** Sends a GET with these headers plus the transport's protocol headers. */
+  get(headers: Record<string, string>, controller: AbortController): Promise<Response>;
+  /** Receives each decoded message (or ParseFailure) of the stream. */
+  deliver(value: unknown): void;
+  /** Whether the transport still waits for an answer to `id`. */
+  awaits(id: RequestId): boolean;
+  /** Answers the still-awaited `ids` with an error, because the stream that owed them is gone. */
+  fail(ids: readonly RequestId[], reason: string): void;
+  /** Told when the standalone stream cannot be (re)opened; `error` says why. */
+  standaloneFailed(error: Error | undefined): void;
+  /** Receives problems nobody waits for. */
+  report(error: Error): void;
+}
+
+/** The outcome of one attempt to open a GET stream. */
+type GetAttempt =
+  | { readonly response: Response }
+  | { readonly error: HttpTransportError; readonly retryable: boolean };
+
+/**
+ * Reads `task`'s stream, starting with `initial` (a POST's answer) or, without one, with an
+ * immediate GET (the standalone stream). Resolves when the stream is no longer needed or was
+ * given up; never rejects.
+ */
+export async function followStream(host: StreamHost, task: StreamTask, initial: Response | undefined): Promise<void> {
+  let response = initial;
+  let failures = 0;
+  let lastError: Error | undefined;
+  let immediate = initial === undefined;
+  const { policy } = host;
+  try {
+    for (;;) {
+      if (response !== undefined) {
+        const progressed = await consume(host, task, response);
+        response = undefined;
+        // A stream that closes without carrying anything counts as a failed attempt, so a
+        // server that keeps doing so is eventually given up instead of polled forever.
+        failures = progressed ? 0 : failures + 1;
+        if (!stillNeeded(host, task)) return;
+        if (task.kind === 'post' && task.resumable === false) {
+          host.fail(task.ids, 'its event stream ended before the response (streams are not resumable in this protocol revision)');
+          return;
+        }
+        if (task.kind === 'post' && task.lastEventId === '') {
+          host.fail(task.ids, 'its event stream ended before the response and cannot be resumed (the server sent no event id)');
+          return;
+        }
+      }
+      if (failures > policy.maxRetries || (!immediate && policy.maxRetries === 0)) {
+        giveUp(host, task, lastError);
+        return;
+      }
+      if (!immediate) {
+        await delay(reconnectDelay(policy, failures, task.retryMs), task.abort.signal);
+      }
+      immediate = false;
+      if (!stillNeeded(host, task)) return;
+      const attempt = await openGet(host, task);
+      if ('response' in attempt) {
+        response = attempt.response;
+        continue;
+      }
+      lastError = attempt.error;
+      failures++;
+      if (!attempt.retryable) {
+        giveUp(host, task, attempt.error);
+        return;
+      }
+    }
+  } catch (error) {
+    // Only the abort of `delay` lands here: the transport closed or the stream was replaced.
+    if (!task.abort.signal.aborted) host.report(asError(error));
+  } finally {
+    task.abort.release();
+  }
+}
+
+/** Reads one connection of a stream; returns whether it carried any event or id. */
+async function consume(host: StreamHost, task: StreamTask, response: Response): Promise<boolean> {
+  let progressed = false;
+  const end = await readEventStream(response, {
+    onevent: (event) => {
+      progressed = true;
+      task.lastEventId = event.lastEventId;
+      // Other event types belong to other protocols; empty data primes resumption only.
+      if (event.type !== 'message' || event.data.trim() === '') return;
+      host.deliver(decodeMessage(event.data));
+    },
+    onretry: (milliseconds) => {
+      task.retryMs = milliseconds;
+    },
+  }, task.lastEventId);
+  if (end.lastEventId !== task.lastEventId) {
+    progressed = true;
+    task.lastEventId = end.lastEventId;
+  }
+  if (end.error !== undefined && !task.abort.signal.aborted) {
+    host.report(new HttpTransportError(`The event stream from ${host.url.href} failed: ${end.error.message}`, {
+      method: task.kind === 'post' ? 'POST' : 'GET', url: host.url.href, cause: end.error,
+    }));
+  }
+  return progressed;
+}
+
+async function openGet(host: StreamHost, task: StreamTask): Promise<GetAttempt> {
+  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  if (task.lastEventId !== '') headers['last-event-id'] = task.lastEventId;
+  let response: Response;
+  try {
+    response = await host.get(headers, task.abort.controller);
+  } catch (error) {
+    return { error: error as HttpTransportError, retryable: true };
+  }
+  if (response.ok && mediaTypeOf(response) === 'text/event-stream') {
+    return { response };
+  }
+  const what = task.kind === 'standalone' ? 'Opening the standalone event stream' : 'Resuming an event stream';
+  if (response.ok) {
+    await discardBody(response);
+    const error = new HttpTransportError(`${what} got content type ${JSON.stringify(mediaTypeOf(response))} instead of an event stream`, {
+      method: 'GET', url: host.url.href, status: response.status,
+    });
+    return { error, retryable: false };
+  }
+  const error = await HttpTransportError.fromResponse('GET', host.url, response, what);
+  // Conflicts (an old connection not yet noticed gone), rate limits and server errors pass.
+  const retryable = response.status === 409 || response.status === 429 || response.status >= 500;
+  return { error, retryable };
+}
+
+function stillNeeded(host: StreamHost, task: StreamTask): boolean {
+  if (task.abort.signal.aborted) return false;
+  return task.kind === 'standalone' || task.ids.some((id) => host.awaits(id));
+}
+
+function giveUp(host: StreamHost, task: StreamTask, error: Error | undefined): void {
+  if (task.kind === 'post') {
+    host.fail(task.ids, `its event stream was lost: ${error?.message ?? 'it ended and reconnecting is disabled'}`);
+  } else {
+    host.standaloneFailed(error);
+  }
+}

@@ -1,0 +1,524 @@
+/**
+ * The client side of the Streamable HTTP transport (MCP 2025-03-26 and later). Runtime-neutral:
+ * it needs only fetch, streams, TextDecoder, AbortController and timers.
+ */
+import { SdkError, asError, messageOf } from '../../core/errors.js';
+import { isJsonObject, JSONRPC_VERSION, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '../../core/jsonrpc.js';
+import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST } from '../../core/special-methods.js';
+import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
+import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
+import { applyAuthProvider, type AuthProviderOption } from '../../features/auth/fetch.js';
+import { HttpTransportError } from './client-errors.js';
+import {
+  INITIALIZED_NOTIFICATION,
+  isInitializeRequest,
+  isNotificationOf,
+  protocolVersionOf,
+  requestIdsOf,
+  responseIdOf,
+} from './client-messages.js';
+import { reconnectPolicy, type ReconnectOptions, type ReconnectPolicy } from './client-reconnect.js';
+import { childController, discardBody, HttpRequester, mediaTypeOf, type ChildController, type HttpClientOptions } from './client-request.js';
+import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
+import { headerParameters, parameterHeaders, standardHeaders, type HeaderParameters } from '../../era/mcp-headers.js';
+import type { StatelessEra, StatelessEraTransport } from '../../era/client-era.js';
+
+/** The header carrying the session id (header names are case-insensitive). */
+export const SESSION_ID_HEADER = 'mcp-session-id';
+/** The header carrying the negotiated protocol version. */
+export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+/**
+ * The JSON-RPC error code of the error responses this transport synthesises for requests whose
+ * answer can no longer arrive (their event stream was lost for good). It lies in JSON-RPC's
+ * implementation-defined range, as no MCP code means "the transport lost the answer".
+ */
+export const TRANSPORT_LOST_RESPONSE_CODE = -32000;
+
+const POST_ACCEPT = 'application/json, text/event-stream';
+const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
+
+/** Options of a {@link StreamableHttpClientTransport}. */
+export interface StreamableHttpClientTransportOptions extends HttpClientOptions, AuthProviderOption {
+  /** How dropped event streams are re-established (see {@link ReconnectOptions}). */
+  readonly reconnect?: ReconnectOptions | undefined;
+  /** A session id to use from the first request on, e.g. to continue a session of an earlier process. */
+  readonly sessionId?: string | undefined;
+  /**
+   * The `MCP-Protocol-Version` to send until the transport sees a negotiation itself; it is
+   * only needed together with `sessionId`, as the transport otherwise learns the version from
+   * the `initialize` result it carries.
+   */
+  readonly protocolVersion?: string | undefined;
+  /** Open the server's standalone GET stream after initialization (default true). */
+  readonly openStandaloneStream?: boolean | undefined;
+  /**
+   * On HTTP 404 for a request that carried a session id (the session expired), start a new
+   * session by replaying the `initialize` request and `notifications/initialized` this
+   * transport carried earlier, hiding that handshake from the engine, then send the failed
+   * message again, once (default true).
+   */
+  readonly reinitializeOnExpiry?: boolean | undefined;
+  /** Called after a transparent re-initialization replaced an expired session. */
+  readonly onsessionrenewed?: ((renewal: SessionRenewal) => void) | undefined;
+  /** How long `close()` waits for the DELETE that ends the session; default 2000 ms. */
+  readonly closeTimeoutMs?: number | undefined;
+}
+
+/** Reported through `onsessionrenewed`. */
+export interface SessionRenewal {
+  readonly expiredSessionId: string;
+  /** The new session's id; undefined when the server stopped using sessions. */
+  readonly sessionId: string | undefined;
+}
+
+/**
+ * A Streamable HTTP client transport. Each message is POSTed to the MCP endpoint; answers come
+ * back as a JSON body or an SSE stream, and server-initiated messages also on a standalone GET
+ * stream opened after initialization. Dropped streams are resumed with `Last-Event-ID`.
+ *
+ * The session id and the negotiated protocol version are learnt by watching the `initialize`
+ * exchange pass through, so the Client needs no HTTP-specific code.
+ *
+ * Failures surface as follows, so that no request waits forever:
+ * - an HTTP exchange that fails (error status, network failure, timeout, unusable body) rejects
+ *   `send()` with an {@link HttpTransportError}; the engine turns that into
+ *   SdkError('SEND_FAILED') for the request, with the HttpTransportError as its `cause`;
+ * - a request whose answer stream is lost for good after the POST succeeded (the stream ended
+ *   without a resumable event id, or every reconnection failed) is answered with a synthesised
+ *   JSON-RPC error response (code {@link TRANSPORT_LOST_RESPONSE_CODE}) delivered to `onmessage`,
+ *   and the cause is reported to `onerror`;
+ * - problems that concern no request (the standalone stream failing) go to `onerror` only.
+ */
+export class StreamableHttpClientTransport implements Transport, StatelessEraTransport {
+  onmessage?: (message: unknown, extra?: MessageExtra) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  /** This transport mirrors `x-mcp-header` tool parameters into `Mcp-Param-*` headers. */
+  readonly mirrorsToolParameters = true;
+
+  /** The MCP endpoint. */
+  readonly url: URL;
+  private readonly options: StreamableHttpClientTransportOptions;
+  private readonly requester: HttpRequester;
+  /** The side of this transport that its event streams see. */
+  private readonly streamHost: StreamHost;
+  /** Aborted by close(); every request and stream hangs off it. */
+  private readonly master = new AbortController();
+  private started = false;
+  private closing: Promise<void> | undefined;
+  private sessionIdValue: string | undefined;
+  private protocolVersionValue: string | undefined;
+  /** Requests sent and not answered yet, across all streams. */
+  private readonly unanswered = new Set<RequestId>();
+  /** Internal requests whose responses are kept from the engine, with their receivers. */
+  private readonly hidden = new Map<RequestId, (response: unknown) => void>();
+  /** The last `initialize` request carried, replayed to renew an expired session. */
+  private initializeRequest: JSONRPCRequest | undefined;
+  private pendingInitializeId: RequestId | undefined;
+  private initializedNotification: JSONRPCMessage | undefined;
+  private standalone: StreamTask | undefined;
+  private renewal: { readonly expired: string; readonly done: Promise<void> } | undefined;
+  private renewals = 0;
+  /** Set while the Client speaks a stateless revision (2026-07-28 on); see {@link setStatelessEra}. */
+  private stateless: StatelessEra | undefined;
+  /** Requests of the stateless era in flight, so that cancelling one closes its exchange. */
+  private readonly inflight = new Map<RequestId, ChildController>();
+  /** Parsed `x-mcp-header` annotations by input schema object. */
+  private readonly headerParameterCache = new WeakMap<object, HeaderParameters>();
+
+  constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
+    this.url = new URL(url);
+    this.options = options;
+    this.requester = new HttpRequester(applyAuthProvider(options, this.url));
+    this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
+    this.sessionIdValue = options.sessionId;
+    this.protocolVersionValue = options.protocolVersion;
+  }
+
+  /** The session id the server assigned, once it did. */
+  get sessionId(): string | undefined {
+    return this.sessionIdValue;
+  }
+
+  /** The protocol version sent in `MCP-Protocol-Version`, once known. */
+  get protocolVersion(): string | undefined {
+    return this.protocolVersionValue;
+  }
+
+  /** Sets the `MCP-Protocol-Version` header value, for owners that negotiate outside this transport. */
+  setProtocolVersion(version: string): void {
+    this.protocolVersionValue = version;
+  }
+
+  /**
+   * Switches to the Streamable HTTP of the stateless era, or back (undefined): every POST then
+   * carries `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` headers of
+   * annotated tool parameters; there is no session, no GET stream and no resumption; a JSON-RPC
+   * error in the body of an HTTP error answer is delivered as the request's answer; and
+   * cancelling a request closes its exchange instead of POSTing `notifications/cancelled`.
+   * The Client calls this itself when it negotiates the era.
+   */
+  setStatelessEra(era: StatelessEra | undefined): void {
+    this.stateless = era;
+    this.protocolVersionValue = era?.protocolVersion ?? this.options.protocolVersion;
+    if (era !== undefined) this.sessionIdValue = undefined;
+  }
+
+  /** Readies the transport; no request is made until the first message is sent. */
+  async start(): Promise<void> {
+    if (this.started) {
+      throw new SdkError('ALREADY_CONNECTED', 'StreamableHttpClientTransport already started');
+    }
+    if (this.closing !== undefined) {
+      throw new SdkError('NOT_CONNECTED', 'StreamableHttpClientTransport is closed');
+    }
+    this.started = true;
+  }
+
+  /**
+   * POSTs one message or batch. Resolves once the server accepted it: after a JSON answer was
+   * delivered, or as soon as an SSE answer stream opened (it is then read in the background).
+   */
+  async send(message: JSONRPCMessage | JSONRPCMessage[], _options?: TransportSendOptions): Promise<void> {
+    if (!this.started || this.closing !== undefined) {
+      throw new SdkError('NOT_CONNECTED', 'StreamableHttpClientTransport is not running');
+    }
+    if (this.stateless !== undefined && isNotificationOf(message, CANCELLED_NOTIFICATION)) {
+      // Closing the exchange is the cancellation in this era; no notification is POSTed.
+      const params = (message as { params?: unknown }).params;
+      const id = isJsonObject(params) ? params.requestId : undefined;
+      if (typeof id === 'string' || typeof id === 'number') {
+        this.unanswered.delete(id);
+        this.inflight.get(id)?.controller.abort(new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
+      }
+      return;
+    }
+    this.observeOutgoing(message);
+    await this.post(message, (this.options.reinitializeOnExpiry ?? true) && this.stateless === undefined ? 'renewable' : 'once');
+    if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) {
+      this.openStandaloneStream();
+    }
+  }
+
+  /** Aborts every request and stream, ends the session with DELETE, and fires `onclose` once. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  /**
+   * Ends the session on the server with DELETE (HTTP 405, "not supported", is accepted) and
+   * forgets its id. Rejects with an HttpTransportError when the server refuses otherwise.
+   */
+  async terminateSession(): Promise<void> {
+    const sessionId = this.sessionIdValue;
+    if (sessionId === undefined) {
+      return;
+    }
+    const abort = new AbortController();
+    const response = await this.requester.send({
+      method: 'DELETE',
+      url: this.url,
+      headers: this.protocolHeaders({}),
+      controller: abort,
+      timeoutMs: this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
+    });
+    if (!response.ok && response.status !== 405 && response.status !== 404) {
+      throw await HttpTransportError.fromResponse('DELETE', this.url, response, 'Terminating the session');
+    }
+    await discardBody(response);
+    if (this.sessionIdValue === sessionId) {
+      this.sessionIdValue = undefined;
+    }
+  }
+
+  private async shutdown(): Promise<void> {
+    this.master.abort(new SdkError('CONNECTION_CLOSED', 'StreamableHttpClientTransport closed'));
+    try {
+      await this.terminateSession();
+    } catch (error) {
+      this.report(asError(error));
+    }
+    this.onclose?.();
+  }
+
+  /**
+   * POSTs `message`. `renewable`: on a 404 for an expired session, renew it and try once
+   * more. `once`: no renewal. Both first wait for a renewal in progress, so that they carry the
+   * new session id; `handshake` (the renewal's own messages) must not, or it would wait for itself.
+   */
+  private async post(message: JSONRPCMessage | JSONRPCMessage[], mode: 'renewable' | 'once' | 'handshake'): Promise<void> {
+    if (mode !== 'handshake') {
+      await this.renewal?.done.catch(() => undefined);
+    }
+    const ids = requestIdsOf(message);
+    const sentSession = this.sessionIdValue;
+    const abort = childController(this.master.signal);
+    for (const id of ids) this.unanswered.add(id);
+    if (this.stateless !== undefined) for (const id of ids) this.inflight.set(id, abort);
+    let streaming = false;
+    try {
+      const response = await this.requester.send({
+        method: 'POST',
+        url: this.url,
+        headers: { ...this.protocolHeaders({ accept: POST_ACCEPT, 'content-type': 'application/json' }, isInitializeRequest(message)), ...this.metadataHeaders(message) },
+        body: encodeMessage(message),
+        controller: abort.controller,
+      });
+      if (isInitializeRequest(message)) {
+        this.captureSessionId(response);
+      }
+      if (response.status === 404 && sentSession !== undefined && mode === 'renewable' && this.canRenew(message)) {
+        await discardBody(response);
+        abort.release();
+        for (const id of ids) this.unanswered.delete(id);
+        await this.renewSession(sentSession);
+        return await this.post(message, 'once');
+      }
+      streaming = await this.accept(response, ids, abort);
+    } catch (error) {
+      for (const id of ids) {
+        this.unanswered.delete(id);
+        this.inflight.delete(id);
+      }
+      throw error;
+    } finally {
+      if (!streaming) abort.release();
+    }
+  }
+
+  /** The stateless era's metadata headers for one message (none in the stateful era). */
+  private metadataHeaders(message: JSONRPCMessage | JSONRPCMessage[]): Record<string, string> {
+    if (this.stateless === undefined || Array.isArray(message) || !('method' in message)) return {};
+    const params = (message as { params?: unknown }).params;
+    const headers = standardHeaders(message.method, params);
+    if (!isJsonObject(params) || typeof params.name !== 'string' || !('id' in message)) return headers;
+    const schema = this.stateless.toolInputSchema(params.name);
+    if (!isJsonObject(schema)) return headers;
+    let parsed = this.headerParameterCache.get(schema);
+    if (parsed === undefined) {
+      parsed = headerParameters(schema);
+      this.headerParameterCache.set(schema, parsed);
+    }
+    return parsed.ok ? { ...headers, ...parameterHeaders(parsed.parameters, params.arguments) } : headers;
+  }
+
+  /**
+   * Handles a POST's response. Returns true when an SSE stream was opened and is now read in
+   * the background (which then owns `abort`).
+   */
+  private async accept(response: Response, ids: readonly RequestId[], abort: ChildController): Promise<boolean> {
+    if (!response.ok) {
+      const error = await HttpTransportError.fromResponse('POST', this.url, response);
+      const answer = this.stateless === undefined ? undefined : errorAnswerOf(error, ids);
+      if (answer === undefined) throw error;
+      // The stateless era answers protocol errors (unsupported version, header mismatch,
+      // unknown method) with an HTTP error status and the JSON-RPC error in the body.
+      this.deliver(answer);
+      return false;
+    }
+    if (ids.length === 0) {
+      await discardBody(response);
+      return false;
+    }
+    const type = mediaTypeOf(response);
+    if (type === 'text/event-stream') {
+      const task: StreamTask = { kind: 'post', ids, abort, lastEventId: '', retryMs: undefined, resumable: this.stateless === undefined };
+      void followStream(this.streamHost, task, response);
+      return true;
+    }
+    if (type !== 'application/json') {
+      await discardBody(response);
+      throw new HttpTransportError(
+        `POST ${this.url.href} answered a request with HTTP ${response.status} and content type ${JSON.stringify(type)} instead of JSON or an event stream`,
+        { method: 'POST', url: this.url.href, status: response.status, statusText: response.statusText },
+      );
+    }
+    let value: unknown;
+    try {
+      value = decodeMessage(await response.text());
+    } catch (error) {
+      throw new HttpTransportError(`Reading the JSON answer of POST ${this.url.href} failed: ${messageOf(error)}`, {
+        method: 'POST', url: this.url.href, status: response.status, cause: error,
+      });
+    }
+    if (value instanceof ParseFailure) {
+      throw new HttpTransportError(`POST ${this.url.href} answered with invalid JSON: ${value.detail}`, {
+        method: 'POST', url: this.url.href, status: response.status,
+      });
+    }
+    this.deliver(value);
+    this.failUnanswered(ids, 'the JSON answer carried no response for it');
+    return false;
+  }
+
+  /** Opens the standalone GET stream unless it is open or disabled. */
+  private openStandaloneStream(): void {
+    if (this.options.openStandaloneStream === false || this.standalone !== undefined || this.closing !== undefined) {
+      return;
+    }
+    const task: StreamTask = { kind: 'standalone', ids: [], abort: childController(this.master.signal), lastEventId: '', retryMs: undefined };
+    this.standalone = task;
+    void followStream(this.streamHost, task, undefined).finally(() => {
+      if (this.standalone === task) this.standalone = undefined;
+    });
+  }
+
+  /**
+   * Delivers inbound messages to the engine, except responses to this transport's own
+   * (hidden) requests. Also learns the negotiated version from the `initialize` result.
+   */
+  private deliver(value: unknown): void {
+    const items = Array.isArray(value) ? value : [value];
+    const visible: unknown[] = [];
+    for (const item of items) {
+      const id = responseIdOf(item);
+      if (id !== undefined) {
+        this.unanswered.delete(id);
+        this.inflight.delete(id);
+        const receiver = this.hidden.get(id);
+        if (receiver !== undefined) {
+          this.hidden.delete(id);
+          receiver(item);
+          continue;
+        }
+        if (id === this.pendingInitializeId) {
+          this.pendingInitializeId = undefined;
+          const version = protocolVersionOf(item);
+          if (version !== undefined) this.protocolVersionValue = version;
+        }
+      }
+      visible.push(item);
+    }
+    if (visible.length === 0) return;
+    try {
+      this.onmessage?.(Array.isArray(value) ? visible : visible[0]);
+    } catch (error) {
+      this.report(asError(error));
+    }
+  }
+
+  /** Answers each still-unanswered id with a synthesised error response, so no caller hangs. */
+  private failUnanswered(ids: readonly RequestId[], reason: string): void {
+    for (const id of ids) {
+      if (!this.unanswered.has(id)) continue;
+      const message = `No response to request ${JSON.stringify(id)}: ${reason}`;
+      this.report(new HttpTransportError(message, { method: 'POST', url: this.url.href }));
+      this.deliver({ jsonrpc: JSONRPC_VERSION, id, error: { code: TRANSPORT_LOST_RESPONSE_CODE, message } });
+    }
+  }
+
+  private observeOutgoing(message: JSONRPCMessage | JSONRPCMessage[]): void {
+    for (const item of Array.isArray(message) ? message : [message]) {
+      if (!('method' in item)) continue;
+      if (item.method === INITIALIZE_REQUEST && 'id' in item) {
+        this.initializeRequest = item;
+        this.pendingInitializeId = item.id;
+      } else if (item.method === INITIALIZED_NOTIFICATION) {
+        this.initializedNotification = item;
+      } else if (item.method === CANCELLED_NOTIFICATION && isJsonObject(item.params)) {
+        // The engine stopped waiting, so a lost stream of that request need not be resumed.
+        this.unanswered.delete(item.params.requestId as RequestId);
+      }
+    }
+  }
+
+  private canRenew(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
+    return this.initializeRequest !== undefined && !isInitializeRequest(message);
+  }
+
+  /** Renews the expired session once, however many messages ran into its 404. */
+  private async renewSession(expired: string): Promise<void> {
+    if (this.renewal?.expired !== expired) {
+      if (this.sessionIdValue !== expired) return;
+      this.renewal = { expired, done: this.reinitialize(expired) };
+    }
+    await this.renewal.done;
+  }
+
+  private async reinitialize(expired: string): Promise<void> {
+    this.sessionIdValue = undefined;
+    this.standalone?.abort.controller.abort(new Error('session expired'));
+    this.standalone = undefined;
+    const request: JSONRPCRequest = { ...this.initializeRequest!, id: `mcpgen-reinitialize-${++this.renewals}` };
+    const answered = new Promise<unknown>((resolve) => this.hidden.set(request.id, resolve));
+    try {
+      await this.post(request, 'handshake');
+    } catch (error) {
+      this.hidden.delete(request.id);
+      throw new HttpTransportError(`Session ${expired} expired and starting a new one failed: ${messageOf(error)}`, {
+        method: 'POST', url: this.url.href, status: 404, cause: error,
+      });
+    }
+    const response = await answered;
+    const version = protocolVersionOf(response);
+    if (version === undefined || (this.protocolVersionValue !== undefined && version !== this.protocolVersionValue)) {
+      const detail = version === undefined ? `the server answered ${JSON.stringify(response)}` : `the server now negotiates ${version} instead of ${this.protocolVersionValue}`;
+      throw new HttpTransportError(`Session ${expired} expired and could not be renewed: ${detail}`, {
+        method: 'POST', url: this.url.href, status: 404,
+      });
+    }
+    this.protocolVersionValue = version;
+    await this.post(this.initializedNotification ?? { jsonrpc: JSONRPC_VERSION, method: INITIALIZED_NOTIFICATION }, 'handshake');
+    this.openStandaloneStream();
+    try {
+      this.options.onsessionrenewed?.({ expiredSessionId: expired, sessionId: this.sessionIdValue });
+    } catch (error) {
+      this.report(asError(error));
+    }
+  }
+
+  private createStreamHost(policy: ReconnectPolicy): StreamHost {
+    return {
+      url: this.url,
+      policy,
+      get: (headers, controller) => this.requester.send({ method: 'GET', url: this.url, headers: this.protocolHeaders(headers), controller }),
+      deliver: (value) => this.deliver(value),
+      awaits: (id) => this.unanswered.has(id),
+      fail: (ids, reason) => this.failUnanswered(ids, reason),
+      standaloneFailed: (error) => {
+        // A server without a standalone stream answers 405; that is a normal configuration. A
+        // 404 means the session ended: the next POST meets it too and renews the session,
+        // which reopens this stream, so it is only worth reporting when renewal is off.
+        const status = error instanceof HttpTransportError ? error.status : undefined;
+        if (status === 405 || (status === 404 && (this.options.reinitializeOnExpiry ?? true))) return;
+        if (error !== undefined) this.report(error);
+      },
+      report: (error) => this.report(error),
+    };
+  }
+
+  private captureSessionId(response: Response): void {
+    const sessionId = response.headers.get(SESSION_ID_HEADER);
+    if (sessionId !== null && sessionId !== '') {
+      this.sessionIdValue = sessionId;
+    }
+  }
+
+  private protocolHeaders(base: Record<string, string>, initialize = false): Record<string, string> {
+    const headers = { ...base };
+    if (this.sessionIdValue !== undefined && !initialize && this.stateless === undefined) headers[SESSION_ID_HEADER] = this.sessionIdValue;
+    if (this.protocolVersionValue !== undefined && !initialize) headers[PROTOCOL_VERSION_HEADER] = this.protocolVersionValue;
+    return headers;
+  }
+
+  private report(error: Error): void {
+    try {
+      this.onerror?.(error);
+    } catch {
+      // A failing error hook must not break the transport.
+    }
+  }
+}
+
+/** The JSON-RPC error response an HTTP error answer carried for one of `ids`, if it carried one. */
+function errorAnswerOf(error: HttpTransportError, ids: readonly RequestId[]): unknown {
+  if (error.rpcError === undefined || error.body === undefined) return undefined;
+  try {
+    const value = JSON.parse(error.body) as unknown;
+    if (isJsonObject(value) && (typeof value.id === 'string' || typeof value.id === 'number') && ids.includes(value.id)) return value;
+  } catch {
+    // A truncated or non-JSON body is no answer.
+  }
+  return undefined;
+}

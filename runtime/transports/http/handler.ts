@@ -1,0 +1,246 @@
+/**
+ * The HTTP server core: {@link createMcpHttpHandler} serves MCP sessions over Streamable HTTP
+ * (and, opted in, the legacy HTTP+SSE transport) through a runtime-neutral request handler.
+ */
+import { createBearerGuard, type BearerAuthOptions } from '../../features/auth/resource-server.js';
+import { asError } from '../../core/errors.js';
+import type { Server } from '../../peers/server.js';
+import type { EventStore } from './event-store.js';
+import { fetchResponseOf, viewOfFetchRequest, type FetchRequestInfo } from './fetch-adapter.js';
+import { withHeaders, type HttpReply, type HttpRequestView, type ResourceCounts } from './http-types.js';
+import { LegacySseLeg, type LegacySseOptions } from './legacy-sse-server.js';
+import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
+import { selectLeg, type RouteTable } from './router.js';
+import { SecurityPolicy, type SecurityOptions } from './security.js';
+import { SessionRegistry, type SessionDirectory, type SessionStore } from './session.js';
+import { unrefTimer } from './sse-writer.js';
+import { StatelessHttpLeg } from './stateless-leg.js';
+import { StreamableHttpLeg } from './streamable-leg.js';
+
+/** Default request body limit: 4 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Default idle time before an SSE keep-alive comment: 15 s. */
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/** Default SSE `retry` value: 1 s. */
+export const DEFAULT_RETRY_MS = 1_000;
+/** Default limit on concurrent sessions. */
+export const DEFAULT_MAX_SESSIONS = 10_000;
+
+/** Options of {@link createMcpHttpHandler}. */
+export interface McpHttpHandlerOptions extends SecurityOptions {
+  /** Creates the Server of a new session (stateless mode: of each request). */
+  readonly server: () => Server | Promise<Server>;
+  /**
+   * Session mode (default true): `initialize` mints an Mcp-Session-Id that later requests must
+   * carry. False is stateless mode: a fresh Server per POST, no session id, no GET stream.
+   */
+  readonly sessions?: boolean | undefined;
+  /** The MCP endpoint's path (default: every path not taken by the legacy transport). */
+  readonly path?: string | undefined;
+  /** Enables resumability: streamed messages are stored and replayed after Last-Event-ID. */
+  readonly eventStore?: EventStore | undefined;
+  /**
+   * Shares stateful sessions between replicas behind a load balancer without sticky sessions
+   * (e.g. `RedisSessionStore` from `mcpgen/redis`, together with its event store). Default: none,
+   * sessions live in this process. Every request then reads the session from the store; local
+   * copies are closed by `close()` and the idle sweep without ending the session.
+   */
+  readonly sessionStore?: SessionStore | undefined;
+  /** Largest accepted request body in bytes (default 4 MiB); larger ones get 413. */
+  readonly maxBodyBytes?: number | undefined;
+  /**
+   * Idle time before an SSE keep-alive comment (default 15 s; 0 disables). A POST whose
+   * handler sent nothing for this long is switched to an SSE response so keep-alives can flow.
+   */
+  readonly keepAliveMs?: number | undefined;
+  /** The SSE `retry` value sent with priming events and before closing a stream (default 1 s). */
+  readonly retryMs?: number | undefined;
+  /** Most concurrent sessions (default 10,000); `initialize` beyond it gets 503. */
+  readonly maxSessions?: number | undefined;
+  /** Ends sessions idle this long with nothing pending and no open stream (default: never). */
+  readonly sessionIdleTimeoutMs?: number | undefined;
+  /** Whether GET opens a standalone stream for server-initiated messages (default true; false → 405). */
+  readonly standaloneStream?: boolean | undefined;
+  /** Serves the 2024-11-05 HTTP+SSE transport too (default off; `true` uses `/sse` and `/messages`). */
+  readonly legacySse?: boolean | LegacySseOptions | undefined;
+  /** Receives failures nobody else can act on (a failing event store, a crashing server factory). */
+  readonly onerror?: ((error: Error) => void) | undefined;
+  /**
+   * Protects the endpoint with OAuth bearer tokens (see `mcpgen/auth`): serves the Protected
+   * Resource Metadata, refuses requests without a valid token (401/403 with `WWW-Authenticate`),
+   * and hands the verified credentials to handlers as `context.extra.authInfo`.
+   */
+  readonly auth?: BearerAuthOptions | undefined;
+}
+
+/** Counts of what a handler holds, for introspection and leak checks. */
+export interface HandlerStats {
+  readonly sessions: number;
+  /** Open SSE responses. */
+  readonly connections: number;
+  /** Armed timers (keep-alives, reply holds, the idle sweep). */
+  readonly timers: number;
+  /** Requests received by live sessions and not answered yet. */
+  readonly pendingRequests: number;
+}
+
+/** An MCP HTTP endpoint, independent of the HTTP server that feeds it. */
+export interface McpHttpHandler {
+  /** Answers a Fetch API request. */
+  fetch(request: Request, info?: FetchRequestInfo): Promise<Response>;
+  /** Answers a request in the core's own representation (what platform adapters call). */
+  handle(request: HttpRequestView): Promise<HttpReply>;
+  /** The live sessions. */
+  readonly sessions: SessionDirectory;
+  /** Counts of live resources. */
+  stats(): HandlerStats;
+  /** Ends every session and refuses further requests with 503. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates an MCP HTTP endpoint.
+ *
+ * @example
+ * ```ts
+ * import { createMcpHttpHandler, InMemoryEventStore } from 'mcpgen';
+ *
+ * const mcp = createMcpHttpHandler({ server: () => createMyServer(), eventStore: new InMemoryEventStore() });
+ * export default { fetch: (request: Request) => mcp.fetch(request) };
+ * ```
+ */
+export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
+  const counts: ResourceCounts = { connections: 0, timers: 0 };
+  const registry = new SessionRegistry();
+  const report = (error: Error): void => {
+    try {
+      options.onerror?.(error);
+    } catch {
+      // A failing error hook must not break request handling.
+    }
+  };
+  const keepAliveMs = Math.max(0, options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const security = new SecurityPolicy(options);
+  const legacyOptions = options.legacySse === true ? {} : options.legacySse === false ? undefined : options.legacySse;
+  const legacyPaths = legacyOptions === undefined
+    ? undefined
+    : { ssePath: legacyOptions.ssePath ?? '/sse', messagePath: legacyOptions.messagePath ?? '/messages' };
+  const routes: RouteTable = { path: options.path, legacy: legacyPaths };
+  const streamable = new StreamableHttpLeg({
+    serverFactory: options.server,
+    sessions: options.sessions ?? true,
+    standaloneStream: options.standaloneStream ?? true,
+    maxBodyBytes,
+    maxSessions,
+    registry,
+    sessionStore: options.sessionStore,
+    settings: { keepAliveMs, retryMs: options.retryMs ?? DEFAULT_RETRY_MS, eventStore: options.eventStore, counts, report },
+  });
+  const stateless = new StatelessHttpLeg({
+    serverFactory: options.server,
+    maxBodyBytes,
+    settings: { keepAliveMs, retryMs: options.retryMs ?? DEFAULT_RETRY_MS, eventStore: undefined, counts, report },
+  });
+  const legacy = legacyPaths === undefined
+    ? undefined
+    : new LegacySseLeg({
+      serverFactory: options.server,
+      ssePath: legacyPaths.ssePath,
+      messagePath: legacyPaths.messagePath,
+      publicMessagePath: legacyOptions?.publicMessagePath ?? legacyPaths.messagePath,
+      maxBodyBytes,
+      maxSessions,
+      keepAliveMs,
+      counts,
+      registry,
+    });
+  const sweeper = startIdleSweep(registry, options.sessionIdleTimeoutMs, counts, report);
+  const guard = options.auth === undefined ? undefined : createBearerGuard(options.auth);
+  let closed = false;
+
+  const route = async (request: HttpRequestView): Promise<HttpReply> => {
+    const refusal = security.check(request);
+    if (refusal !== undefined) {
+      return errorReply(refusal.status, TRANSPORT_ERROR_CODES.BAD_REQUEST, refusal.message);
+    }
+    if (guard !== undefined && request.method !== 'OPTIONS') {
+      // Bearer tokens (mcpgen/auth): metadata and refusals are answered here; the rest goes on with its authInfo.
+      const outcome = await guard.check(request);
+      if ('reply' in outcome) return outcome.reply;
+      request = outcome.request;
+    }
+    switch (selectLeg(request, routes)) {
+      case 'preflight':
+        return security.corsEnabled
+          ? emptyReply(204, security.preflightHeaders(request))
+          : emptyReply(405, { allow: 'GET, POST, DELETE' });
+      case 'legacy-stream':
+        return legacy!.openStream(request);
+      case 'legacy-message':
+        return legacy!.postMessage(request);
+      case 'streamable':
+        return streamable.handle(request);
+      case 'stateless':
+        return stateless.handle(request);
+      case 'not-found':
+        return errorReply(404, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Found');
+    }
+  };
+
+  const handle = async (request: HttpRequestView): Promise<HttpReply> => {
+    if (closed) {
+      return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: the MCP endpoint is closed');
+    }
+    try {
+      const reply = await route(request);
+      return request.method === 'OPTIONS' ? reply : withHeaders(reply, security.responseHeaders(request));
+    } catch (error) {
+      report(asError(error));
+      return errorReply(500, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, 'Internal error');
+    }
+  };
+
+  return {
+    handle,
+    fetch: async (request, info) => fetchResponseOf(await handle(viewOfFetchRequest(request, info))),
+    sessions: registry,
+    stats: () => ({
+      sessions: registry.size,
+      connections: counts.connections,
+      timers: counts.timers,
+      pendingRequests: registry.ids().reduce((sum, id) => sum + (registry.get(id)?.pendingRequests ?? 0), stateless.pendingRequests),
+    }),
+    close: async () => {
+      closed = true;
+      sweeper?.stop();
+      await Promise.all([registry.closeAll(), stateless.close()]);
+    },
+  };
+}
+
+/** Periodically ends sessions idle for `idleMs`; returns undefined when idle expiry is off. */
+function startIdleSweep(
+  registry: SessionRegistry,
+  idleMs: number | undefined,
+  counts: ResourceCounts,
+  report: (error: Error) => void,
+): { stop(): void } | undefined {
+  if (idleMs === undefined || idleMs <= 0) {
+    return undefined;
+  }
+  const timer = setInterval(() => {
+    for (const session of registry.idleSince(Date.now(), idleMs)) {
+      registry.close(session.id).catch((error: unknown) => report(asError(error)));
+    }
+  }, Math.min(idleMs, 60_000));
+  unrefTimer(timer);
+  counts.timers++;
+  return {
+    stop: () => {
+      clearInterval(timer);
+      counts.timers--;
+    },
+  };
+}

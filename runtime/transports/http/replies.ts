@@ -1,0 +1,51 @@
+/**
+ * Builders for the non-streamed replies of the HTTP server: JSON bodies, JSON-RPC error bodies
+ * (which carry `id: null` because the transport, not a request handler, refuses the message)
+ * and empty status replies.
+ */
+import { JSONRPC_VERSION, type JSONRPCErrorResponse, type RequestId } from '../../core/jsonrpc.js';
+import type { BodyReply, HeaderMap } from './http-types.js';
+
+/** JSON-RPC codes the transport answers with; -32000…-32099 are free for implementations. */
+export const TRANSPORT_ERROR_CODES = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  INTERNAL_ERROR: -32603,
+  /** A transport-level refusal: bad headers, missing session, forbidden origin. */
+  BAD_REQUEST: -32000,
+  /** The session id is unknown or the session has ended. */
+  SESSION_NOT_FOUND: -32001,
+} as const;
+
+/** Headers of every JSON body reply. */
+const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' };
+
+/** A 200-style reply with a JSON body. */
+export function jsonReply(status: number, value: unknown, headers: HeaderMap = {}): BodyReply {
+  return { kind: 'body', status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(value) };
+}
+
+/** A JSON-RPC error response object. */
+export function errorResponse(id: RequestId | null, code: number, message: string): JSONRPCErrorResponse {
+  return { jsonrpc: JSONRPC_VERSION, id, error: { code, message } };
+}
+
+/** An HTTP error whose body is a JSON-RPC error response, as the transport spec asks for. */
+export function errorReply(status: number, code: number, message: string, headers: HeaderMap = {}, id: RequestId | null = null): BodyReply {
+  return jsonReply(status, errorResponse(id, code, message), headers);
+}
+
+/** A reply without a body (202 Accepted, 204 No Content, 405 with an Allow header…). */
+export function emptyReply(status: number, headers: HeaderMap = {}): BodyReply {
+  return { kind: 'body', status, headers };
+}
+
+/** Headers that start a Server-Sent Events response and keep proxies from buffering it. */
+export function sseHeaders(extra: HeaderMap = {}): HeaderMap {
+  return {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+    ...extra,
+  };
+}

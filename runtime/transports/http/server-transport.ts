@@ -1,0 +1,498 @@
+/**
+ * The engine-facing half of the Streamable HTTP server: one {@link Transport} per session (or
+ * per request in stateless mode) that routes each outgoing message to the stream it belongs
+ * to, using `relatedRequestId` and response ids.
+ */
+import { SdkError } from '../../core/errors.js';
+import { isJsonObject, isRequestId, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
+import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
+import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
+import type { HttpReply } from './http-types.js';
+import { errorReply, errorResponse, TRANSPORT_ERROR_CODES } from './replies.js';
+import { replayOnly, SseStream, type ReplayedEvent, type StreamSettings } from './sse-stream.js';
+
+/** The first revision whose streams start with a priming event and support server-side closing. */
+export const POLLING_REVISION = '2025-11-25';
+
+/**
+ * What handlers find in `context.extra` on the HTTP transport, beyond the session id.
+ * Read it with {@link httpExtra}.
+ */
+export interface HttpMessageExtra extends MessageExtra {
+  /**
+   * Closes the HTTP connection of the stream this request is answered on, without ending the
+   * stream (SEP-1699 polling, 2025-11-25 and later, event store required): the client
+   * reconnects after the `retry` interval and receives what was sent meanwhile. Resolves false
+   * where that is not possible.
+   */
+  readonly closeStream?: () => Promise<boolean>;
+  /** Closes the connection of the session's standalone GET stream the same way. */
+  readonly closeStandaloneStream?: () => Promise<boolean>;
+  /** The HTTP request's headers (lower-case names). */
+  readonly requestHeaders?: (name: string) => string | undefined;
+}
+
+/** Reads the HTTP-specific members of a handler context's `extra`. */
+export function httpExtra(context: { readonly extra: MessageExtra | undefined }): HttpMessageExtra {
+  return (context.extra ?? {}) as HttpMessageExtra;
+}
+
+/** Construction options of a {@link StreamableServerTransport}. */
+export interface StreamableServerTransportOptions {
+  /** The session id; undefined in stateless mode. */
+  readonly sessionId: string | undefined;
+  /** Prefix of every stream id of this transport; it is how replay recognises its own streams. */
+  readonly streamPrefix: string;
+  readonly settings: StreamSettings;
+  /** The negotiated revision, once known; decides on priming events. */
+  readonly revision: () => string | undefined;
+  /**
+   * The prefix resumption accepts (default `streamPrefix`). A session served by several
+   * replicas gives each local copy its own `streamPrefix` under the session's `resumePrefix`,
+   * so stream ids never collide and any copy resumes any stream of the session.
+   */
+  readonly resumePrefix?: string | undefined;
+  /** A standalone stream shared by the replicas of a session (see SessionStore); replaces the local one. */
+  readonly standalone?: StandaloneChannel | undefined;
+}
+
+/**
+ * The standalone stream of a session served by several replicas: what the server sends outside
+ * a request's stream goes there from any replica, and the replica holding the client's GET
+ * connection writes it out. Event ids it mints are told apart from request-stream ones by `owns`.
+ */
+export interface StandaloneChannel {
+  /** True while a GET connection of this replica carries the stream. */
+  readonly connected: boolean;
+  /** Adds a message to the stream; resolves once it is stored, rejects when it cannot be. */
+  send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void>;
+  /** Whether `lastEventId` is an event id of this stream. */
+  owns(lastEventId: string): boolean;
+  /** Opens the stream on this GET (from its start for new events, or after `lastEventId`). */
+  open(lastEventId: string | undefined): Promise<HttpReply>;
+  /** Closes the GET connection for SEP-1699 polling; false where impossible. */
+  closeConnection(): Promise<boolean>;
+  /** Ends this replica's connection and subscription; the shared stream stays. */
+  close(): Promise<void>;
+  /**
+   * Starts receiving the responses other replicas relay to this copy of the session (`copy`
+   * names it); resolves once nothing relayed to it can be missed. Without this member (and
+   * {@link relayResponse}) server-initiated requests keep the engine's ids and are answered
+   * only through this replica.
+   */
+  listenForResponses?(copy: string, deliver: (response: JSONRPCMessage) => void): Promise<void>;
+  /** Hands a response to the copy `copy` that sent the request; resolves false when no such copy listens. */
+  relayResponse?(copy: string, response: JSONRPCMessage): Promise<boolean>;
+}
+
+/**
+ * A Streamable HTTP server transport. The HTTP side hands it POSTed messages with
+ * {@link accept} / {@link acceptRequests}, opens and resumes GET streams; the engine side sends
+ * through {@link send}, which routes:
+ * - a response to the stream of the request it answers;
+ * - a request or notification with `relatedRequestId` to that request's stream (dropped, or
+ *   failed for a request, once that request is over);
+ * - anything else to the standalone GET stream (a request fails fast when there is none,
+ *   since it could never be answered; a notification is dropped).
+ */
+export class StreamableServerTransport implements Transport {
+  onmessage?: (message: unknown, extra?: MessageExtra) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  /** Internal: fires once after `onclose`, for the session registry (the engine owns `onclose`). */
+  onended?: (() => void) | undefined;
+  /** Internal: fires when a request stream lost its connection (stateless mode closes then). */
+  onstreamdisconnect?: ((stream: SseStream) => void) | undefined;
+  /** Internal: fires when a request stream finished. */
+  onstreamfinish?: ((stream: SseStream) => void) | undefined;
+
+  readonly sessionId: string | undefined;
+
+  private readonly options: StreamableServerTransportOptions;
+  /** Unanswered request id → the stream its response goes to. */
+  private readonly routes = new Map<RequestId, SseStream>();
+  /** Streams still running, by stream id, for resumption. */
+  private readonly streams = new Map<string, SseStream>();
+  private standalone: SseStream | undefined;
+  private nextStream = 1;
+  /** With a relaying standalone channel: resolves once relayed responses reach this copy. */
+  private listening: Promise<void> | undefined;
+  private started = false;
+  private closed = false;
+
+  constructor(options: StreamableServerTransportOptions) {
+    this.options = options;
+    this.sessionId = options.sessionId;
+  }
+
+  /** True after `close()` or once the session ended. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Requests received and not answered yet. */
+  get pendingRequests(): number {
+    return this.routes.size;
+  }
+
+  /** Streams still running (POST streams with unanswered requests, the standalone stream). */
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
+  /** HTTP connections currently carrying this transport's streams. */
+  get openConnections(): number {
+    let count = this.options.standalone?.connected === true ? 1 : 0;
+    for (const stream of this.streams.values()) {
+      if (stream.connected) count++;
+    }
+    return count;
+  }
+
+  /** True while a GET connection carries the standalone stream. */
+  get hasStandaloneConnection(): boolean {
+    return this.options.standalone?.connected ?? this.standalone?.connected ?? false;
+  }
+
+  /** Whether `id` is a request of this session still being answered. */
+  hasPendingRequest(id: RequestId): boolean {
+    return this.routes.has(id);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) {
+      throw new SdkError('ALREADY_CONNECTED', 'StreamableServerTransport already started');
+    }
+    this.started = true;
+  }
+
+  send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+    if (this.closed) {
+      return Promise.reject(new SdkError('NOT_CONNECTED', 'The HTTP session is closed'));
+    }
+    if (isResponseMessage(message)) {
+      return this.sendResponse(message);
+    }
+    if (this.relays && !Array.isArray(message)) {
+      const outgoing = this.tagOutgoing(message);
+      if (outgoing !== message) return this.listen().then(() => this.route(outgoing, options));
+    }
+    return this.route(message, options);
+  }
+
+  /** Whether server-initiated requests of this copy are answered through any replica. */
+  private get relays(): boolean {
+    const channel = this.options.standalone;
+    return channel?.listenForResponses !== undefined && channel.relayResponse !== undefined;
+  }
+
+  /**
+   * Every local copy of a shared session numbers its requests from 1, so a request's id on the
+   * wire is the engine's id under this copy's stream prefix: unique within the session, and it
+   * names the copy that awaits the response. Cancellations of those requests follow suit.
+   */
+  private tagOutgoing(message: JSONRPCMessage): JSONRPCMessage {
+    if ('method' in message && 'id' in message && typeof message.id === 'number') {
+      return { ...message, id: `${this.options.streamPrefix}.${message.id}` } as JSONRPCMessage;
+    }
+    if (isCancellation(message) && 'params' in message && isJsonObject(message.params) && typeof message.params.requestId === 'number') {
+      return { ...message, params: { ...message.params, requestId: `${this.options.streamPrefix}.${message.params.requestId}` } } as JSONRPCMessage;
+    }
+    return message;
+  }
+
+  /** Subscribes once, before the first tagged request leaves, so its response cannot be missed. */
+  private listen(): Promise<void> {
+    this.listening ??= this.options.standalone!.listenForResponses!(this.options.streamPrefix, (response) => {
+      const local = this.untag(response);
+      if (local !== undefined && !this.closed) this.onmessage?.(local, this.sessionId === undefined ? undefined : { sessionId: this.sessionId });
+    }).catch((error: unknown) => {
+      this.listening = undefined;
+      throw error;
+    });
+    return this.listening;
+  }
+
+  /** A response to a request of this copy with the engine's id back; undefined for anything else. */
+  private untag(item: unknown): unknown {
+    if (!isResponseItem(item) || typeof item.id !== 'string') return undefined;
+    const mine = `${this.options.streamPrefix}.`;
+    if (!item.id.startsWith(mine)) return undefined;
+    const id = Number(item.id.slice(mine.length));
+    return Number.isSafeInteger(id) ? { ...item, id } : undefined;
+  }
+
+  /**
+   * Splits POSTed messages: responses to this copy's requests get the engine's ids back,
+   * responses to another copy's requests are relayed to it, and the rest passes unchanged.
+   */
+  private async sortInbound(value: unknown): Promise<unknown> {
+    if (!this.relays) return value;
+    const items = Array.isArray(value) ? value : [value];
+    const kept: unknown[] = [];
+    const relayed: Promise<void>[] = [];
+    const session = `${this.options.resumePrefix ?? this.options.streamPrefix}.`;
+    for (const item of items) {
+      const local = this.untag(item);
+      if (local !== undefined) {
+        kept.push(local);
+        continue;
+      }
+      if (isResponseItem(item) && typeof item.id === 'string' && item.id.startsWith(session)) {
+        const copy = item.id.slice(0, item.id.lastIndexOf('.'));
+        relayed.push(this.options.standalone!.relayResponse!(copy, item as JSONRPCMessage).then((delivered) => {
+          // The copy that sent the request is gone, and the request with it.
+          if (!delivered) this.onerror?.(new Error(`No replica awaits the response to request ${JSON.stringify(item.id)}; it is dropped`));
+        }));
+        continue;
+      }
+      kept.push(item);
+    }
+    await Promise.all(relayed);
+    if (kept.length === 0) return undefined;
+    return Array.isArray(value) ? kept : kept[0];
+  }
+
+  private route(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+    const related = options?.relatedRequestId;
+    if (related !== undefined) {
+      const owner = this.routes.get(related);
+      if (owner !== undefined && !owner.isFinished) {
+        return owner.deliver(message, false);
+      }
+      // The request is over (answered or cancelled): what belonged to it is stale, except the
+      // cancellation of a nested request, which the client still needs to hear about.
+      if (!isCancellation(message)) {
+        return isRequestMessage(message)
+          ? Promise.reject(new Error(`Request ${JSON.stringify(related)} is no longer open; its stream is gone`))
+          : Promise.resolve();
+      }
+    }
+    if (this.options.standalone !== undefined) {
+      return this.options.standalone.send(message);
+    }
+    const standalone = this.standalone;
+    if (standalone !== undefined && standalone.canDeliver) {
+      return standalone.deliver(message, false);
+    }
+    if (isRequestMessage(message)) {
+      return Promise.reject(new Error('No SSE stream is open to carry a server-initiated request; the client has no GET stream'));
+    }
+    return Promise.resolve();
+  }
+
+  private sendResponse(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+    const answered = responseIds(message);
+    const stream = answered.length === 0 ? undefined : this.routes.get(answered[0]!);
+    if (stream === undefined) {
+      // Responses never go to the standalone stream; one without an open request is dropped.
+      this.onerror?.(new Error(`No open stream for the response to request ${JSON.stringify(answered[0] ?? null)}; it is dropped`));
+      return Promise.resolve();
+    }
+    for (const id of answered) {
+      if (this.routes.get(id) === stream) {
+        this.routes.delete(id);
+        stream.pending.delete(id);
+      }
+    }
+    return stream.deliver(message, stream.pending.size === 0);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
+    const closing = [...this.streams.values()].map((stream) =>
+      stream.terminate((id) => errorResponse(id, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'The MCP session closed before the request completed')),
+    );
+    this.routes.clear();
+    this.streams.clear();
+    this.standalone = undefined;
+    if (this.options.standalone !== undefined) closing.push(this.options.standalone.close());
+    await Promise.allSettled(closing);
+    this.onclose?.();
+    const ended = this.onended;
+    this.onended = undefined;
+    ended?.();
+  }
+
+  /**
+   * Hands POSTed notifications and responses (no requests) to the engine. Resolves once they
+   * were handed over, which for a response relayed to another replica means stored in transit;
+   * rejects when that relay cannot be reached.
+   */
+  async accept(value: unknown, extra: HttpMessageExtra): Promise<void> {
+    if (this.closed) return;
+    const local = await this.sortInbound(value);
+    if (local !== undefined && !this.closed) {
+      this.onmessage?.(local, extra);
+      this.releaseCancelled(local);
+    }
+  }
+
+  /**
+   * Hands a POST body containing requests to the engine and resolves with its HTTP reply:
+   * JSON when the first outbound message is the final response, otherwise an SSE stream.
+   * `signal` aborts when the client leaves before the reply is handed over.
+   */
+  acceptRequests(value: unknown, requestIds: readonly RequestId[], extra: HttpMessageExtra, signal?: AbortSignal): Promise<HttpReply> {
+    if (this.closed) {
+      return Promise.resolve(errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found'));
+    }
+    const stream = this.createStream('request', requestIds);
+    for (const id of requestIds) {
+      this.routes.set(id, stream);
+    }
+    if (signal !== undefined) {
+      const onAbort = (): void => stream.abandon();
+      if (signal.aborted) {
+        onAbort();
+      } else {
+        signal.addEventListener('abort', onAbort, { once: true });
+        void stream.reply.then(() => signal.removeEventListener('abort', onAbort));
+      }
+    }
+    const withStream: HttpMessageExtra = { ...extra, closeStream: () => stream.closeConnection() };
+    this.onmessage?.(value, withStream);
+    this.releaseCancelled(value);
+    return stream.reply;
+  }
+
+  /** Opens the standalone stream on a GET without Last-Event-ID; 409 while one is connected. */
+  openStandalone(): HttpReply | Promise<HttpReply> {
+    if (this.closed) {
+      return errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found');
+    }
+    if (this.options.standalone !== undefined) {
+      return this.options.standalone.connected
+        ? errorReply(409, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Conflict: only one standalone SSE stream is allowed per session')
+        : this.options.standalone.open(undefined);
+    }
+    if (this.standalone?.connected === true) {
+      return errorReply(409, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Conflict: only one standalone SSE stream is allowed per session');
+    }
+    this.standalone ??= this.createStream('standalone', []);
+    return this.standalone.connect();
+  }
+
+  /** Closes the standalone stream's connection for SEP-1699 polling; false where impossible. */
+  closeStandaloneStream(): Promise<boolean> {
+    return (this.options.standalone ?? this.standalone)?.closeConnection() ?? Promise.resolve(false);
+  }
+
+  /** Closes the connection of the stream answering `requestId`; false where impossible. */
+  closeStream(requestId: RequestId): Promise<boolean> {
+    return this.routes.get(requestId)?.closeConnection() ?? Promise.resolve(false);
+  }
+
+  /**
+   * Resumes the stream that `lastEventId` belongs to. Replayed events are collected before
+   * anything is written, because only the stream id returned by the store tells whether the
+   * event belongs to this session; a foreign or unknown id is refused with 400.
+   */
+  async resume(lastEventId: string): Promise<HttpReply> {
+    if (this.options.standalone?.owns(lastEventId) === true) {
+      return this.closed ? errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found') : this.options.standalone.open(lastEventId);
+    }
+    const store = this.options.settings.eventStore;
+    if (store === undefined || this.sessionId === undefined) {
+      return this.openStandalone();
+    }
+    const replayed: ReplayedEvent[] = [];
+    const streamId = await store.replayEventsAfter(lastEventId, (id, message) => {
+      replayed.push({ id, message });
+    });
+    if (streamId === undefined || !streamId.startsWith(`${this.options.resumePrefix ?? this.options.streamPrefix}.`)) {
+      return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Bad Request: unknown or expired Last-Event-ID');
+    }
+    if (this.closed) {
+      return errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found');
+    }
+    const live = this.streams.get(streamId);
+    if (live !== undefined) {
+      return live.resume(lastEventId, replayed);
+    }
+    // The stream already delivered its last message: replay what the client missed, then end.
+    return replayOnly(this.options.settings, replayed);
+  }
+
+  /**
+   * Forgets the routes of requests the client cancelled in `value`: the engine never answers a
+   * cancelled request, so its stream would otherwise wait for a response until the session ends.
+   */
+  private releaseCancelled(value: unknown): void {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (!isJsonObject(item) || item.method !== CANCELLED_NOTIFICATION || 'id' in item || !isJsonObject(item.params)) {
+        continue;
+      }
+      const id = item.params.requestId;
+      const stream = isRequestId(id) ? this.routes.get(id) : undefined;
+      if (stream === undefined) {
+        continue;
+      }
+      this.routes.delete(id as RequestId);
+      stream.pending.delete(id as RequestId);
+      if (stream.pending.size === 0) {
+        void stream.release();
+      }
+    }
+  }
+
+  private createStream(kind: 'request' | 'standalone', requestIds: readonly RequestId[]): SseStream {
+    const revision = this.options.revision();
+    const resumable = this.sessionId !== undefined;
+    const stream = new SseStream({
+      id: `${this.options.streamPrefix}.${this.nextStream++}`,
+      kind,
+      requestIds,
+      priming: resumable && revision !== undefined && revision >= POLLING_REVISION,
+      resumable,
+      settings: this.options.settings,
+      hooks: {
+        onfinish: (finished) => {
+          this.streams.delete(finished.id);
+          for (const id of finished.pending) {
+            if (this.routes.get(id) === finished) this.routes.delete(id);
+          }
+          if (this.standalone === finished) this.standalone = undefined;
+          this.onstreamfinish?.(finished);
+        },
+        ondisconnect: (disconnected) => this.onstreamdisconnect?.(disconnected),
+      },
+    });
+    this.streams.set(stream.id, stream);
+    return stream;
+  }
+}
+
+/** The ids a response or a batch of responses answers, in order; empty for anything else. */
+function responseIds(message: JSONRPCMessage | JSONRPCMessage[]): RequestId[] {
+  const items = Array.isArray(message) ? message : [message];
+  const ids: RequestId[] = [];
+  for (const item of items) {
+    if (isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item)) {
+      const id = (item as { id?: unknown }).id;
+      if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/** True for a response, or a batch whose first member is a response. */
+function isResponseMessage(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
+  const first = Array.isArray(message) ? message[0] : message;
+  return isJsonObject(first) && !('method' in first) && ('result' in first || 'error' in first);
+}
+
+function isResponseItem(item: unknown): item is { id?: unknown } {
+  return isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item);
+}
+
+function isCancellation(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
+  return !Array.isArray(message) && 'method' in message && message.method === CANCELLED_NOTIFICATION;
+}
+
+function isRequestMessage(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
+  return !Array.isArray(message) && 'method' in message && 'id' in message;
+}

@@ -1,0 +1,181 @@
+/**
+ * Sessions of the HTTP server: identifiers from a cryptographic source, and the registry that
+ * maps them to their Server and transport. Streamable HTTP and legacy HTTP+SSE sessions share
+ * the registry (one id space, one limit, one introspection view) but never each other's ids.
+ */
+import type { RestoredSessionState, Server } from '../../peers/server.js';
+import type { ResourceCounts } from './http-types.js';
+import type { StandaloneChannel } from './server-transport.js';
+
+/** Which HTTP transport a session speaks. */
+export type SessionTransportKind = 'streamable-http' | 'sse';
+
+/** A live session. */
+export interface HttpSession {
+  readonly id: string;
+  readonly kind: SessionTransportKind;
+  readonly server: Server;
+  readonly createdAt: number;
+  lastActivityAt: number;
+  /** Requests received and not answered yet. */
+  pendingRequests(): number;
+  /** HTTP connections currently carrying the session's streams. */
+  openStreams(): number;
+  /** Ends the session: closes its Server and transport, answering what is pending. */
+  close(): Promise<void>;
+}
+
+/** A snapshot of one session, for introspection. */
+export interface SessionInfo {
+  readonly id: string;
+  readonly transport: SessionTransportKind;
+  /** The negotiated revision, once `initialize` completed. */
+  readonly protocolVersion: string | undefined;
+  readonly pendingRequests: number;
+  readonly openStreams: number;
+  readonly createdAt: number;
+  readonly lastActivityAt: number;
+}
+
+/** Read access to a handler's sessions. */
+export interface SessionDirectory {
+  /** Number of live sessions. */
+  readonly size: number;
+  /** Ids of the live sessions. */
+  ids(): string[];
+  /** A snapshot of one session, or undefined when there is no such live session. */
+  get(id: string): SessionInfo | undefined;
+  /** Ends one session as if its client had sent DELETE; resolves false when unknown. */
+  close(id: string): Promise<boolean>;
+}
+
+/** What a {@link SessionStore} keeps of a stateful session so that any replica can serve it. */
+export interface SharedSessionState extends RestoredSessionState {
+  /** Prefix of the session's stream ids; resumption accepts only event ids of its streams. */
+  readonly streamPrefix: string;
+}
+
+/** What a {@link SessionStore} gets to build a session's shared standalone stream. */
+export interface StandaloneChannelContext {
+  /** Idle time before an SSE keep-alive comment; 0 disables. */
+  readonly keepAliveMs: number;
+  /** The SSE `retry` value of priming events. */
+  readonly retryMs: number;
+  readonly counts: ResourceCounts;
+  /** The negotiated revision; decides on priming events. */
+  readonly revision: () => string | undefined;
+  readonly report: (error: Error) => void;
+}
+
+/**
+ * Shared storage of stateful sessions (e.g. `mcpgen/redis`), for replicas behind a load
+ * balancer without sticky sessions: a session created on one replica is restored on any other
+ * (`Server.restoreSession`), and messages the server sends outside a request's stream go
+ * through one standalone stream shared by every replica. Every method rejects when the store
+ * cannot be reached; the handler then answers 503 and stays up.
+ */
+export interface SessionStore {
+  /** Records a new session. */
+  create(id: string, state: SharedSessionState): Promise<void>;
+  /** The state of a live session, extending its expiry; undefined when it ended or expired. */
+  load(id: string): Promise<SharedSessionState | undefined>;
+  /** Records a change of the initialized flag or the logging level. */
+  update(id: string, changes: Pick<SharedSessionState, 'initialized' | 'loggingLevel'>): Promise<void>;
+  /** Ends a session for every replica. */
+  delete(id: string): Promise<void>;
+  /** The session's standalone stream as this replica sees it (one per local copy of the session). */
+  standalone(id: string, context: StandaloneChannelContext): StandaloneChannel;
+}
+
+/**
+ * A new session id: a random UUID (122 random bits) from the platform's cryptographic source,
+ * which yields only visible ASCII as the transport spec requires.
+ */
+export function mintSessionId(): string {
+  const source = globalThis.crypto;
+  if (typeof source?.randomUUID === 'function') {
+    return source.randomUUID();
+  }
+  return randomHex(16);
+}
+
+/** `bytes` random bytes from the platform's cryptographic source, as hex. */
+export function randomHex(bytes: number): string {
+  const buffer = new Uint8Array(bytes);
+  globalThis.crypto.getRandomValues(buffer);
+  return Array.from(buffer, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The registry of live sessions. */
+export class SessionRegistry implements SessionDirectory {
+  private readonly sessions = new Map<string, HttpSession>();
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  ids(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  /** The live session `id` of the given kind, touching its activity time. */
+  lookup(id: string, kind: SessionTransportKind): HttpSession | undefined {
+    const session = this.sessions.get(id);
+    if (session === undefined || session.kind !== kind) {
+      return undefined;
+    }
+    session.lastActivityAt = Date.now();
+    return session;
+  }
+
+  get(id: string): SessionInfo | undefined {
+    const session = this.sessions.get(id);
+    if (session === undefined) {
+      return undefined;
+    }
+    return {
+      id: session.id,
+      transport: session.kind,
+      protocolVersion: session.server.protocolVersion,
+      pendingRequests: session.pendingRequests(),
+      openStreams: session.openStreams(),
+      createdAt: session.createdAt,
+      lastActivityAt: session.lastActivityAt,
+    };
+  }
+
+  add(session: HttpSession): void {
+    this.sessions.set(session.id, session);
+  }
+
+  /** Forgets a session (it ended); does not close it. */
+  remove(id: string, session?: HttpSession): void {
+    if (session === undefined || this.sessions.get(id) === session) {
+      this.sessions.delete(id);
+    }
+  }
+
+  async close(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (session === undefined) {
+      return false;
+    }
+    this.sessions.delete(id);
+    await session.close();
+    return true;
+  }
+
+  /** Ends every session. */
+  async closeAll(): Promise<void> {
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled(all.map((session) => session.close()));
+  }
+
+  /** Sessions idle for longer than `idleMs` with nothing pending and no open stream. */
+  idleSince(now: number, idleMs: number): HttpSession[] {
+    return [...this.sessions.values()].filter(
+      (session) => now - session.lastActivityAt >= idleMs && session.pendingRequests() === 0 && session.openStreams() === 0,
+    );
+  }
+}

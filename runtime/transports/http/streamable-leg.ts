@@ -1,0 +1,410 @@
+/**
+ * The Streamable HTTP leg of the server (revisions 2025-03-26, 2025-06-18, 2025-11-25): one
+ * endpoint answering POST (messages in; JSON or SSE out), GET (the standalone stream, or a
+ * resumption with Last-Event-ID) and DELETE (end the session), with or without sessions.
+ */
+import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
+import { statefulRevisions, revisionModule } from '../../core/revisions.js';
+import type { Server } from '../../peers/server.js';
+import type { HttpReply, HttpRequestView } from './http-types.js';
+import { discardReply, withHeaders } from './http-types.js';
+import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
+import { acceptsAll, readPostedMessages, type AcceptedPayload } from './request-checks.js';
+import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
+import { asError } from '../../core/errors.js';
+import { isJsonObject } from '../../core/jsonrpc.js';
+import { mintSessionId, randomHex, type HttpSession, type SessionRegistry, type SessionStore, type SharedSessionState } from './session.js';
+import type { StreamSettings } from './sse-stream.js';
+
+/** The revision a request without MCP-Protocol-Version header is assumed to speak (spec rule). */
+export const DEFAULT_HEADERLESS_REVISION = '2025-03-26';
+
+/** What the leg needs from the handler. */
+export interface StreamableLegOptions {
+  readonly serverFactory: () => Server | Promise<Server>;
+  /** False: stateless mode, a fresh Server per POST and no Mcp-Session-Id. */
+  readonly sessions: boolean;
+  /** Whether GET opens a standalone stream (resumption with Last-Event-ID works regardless). */
+  readonly standaloneStream: boolean;
+  readonly maxBodyBytes: number;
+  readonly maxSessions: number;
+  readonly settings: StreamSettings;
+  readonly registry: SessionRegistry;
+  /** Shared sessions across replicas (default: none, sessions live in this process only). */
+  readonly sessionStore?: SessionStore | undefined;
+}
+
+/** The request id of the `initialize` a stateless POST is prefixed with; never seen by clients. */
+const STATELESS_INIT_ID = 'mcpgen-stateless-initialize';
+
+/** A Streamable HTTP session: its Server and the transport that routes its streams. */
+class StreamableSession implements HttpSession {
+  readonly kind = 'streamable-http' as const;
+  readonly createdAt = Date.now();
+  lastActivityAt = this.createdAt;
+
+  constructor(
+    readonly id: string,
+    readonly server: Server,
+    readonly transport: StreamableServerTransport,
+    /** With a session store: the shared state as this copy last saw or wrote it. */
+    public shared?: SharedSessionState,
+  ) {}
+
+  pendingRequests(): number {
+    return this.transport.pendingRequests;
+  }
+
+  openStreams(): number {
+    return this.transport.openConnections;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.server.close();
+    } finally {
+      await this.transport.close();
+    }
+  }
+}
+
+/** Handles every request routed to the Streamable HTTP endpoint. */
+export class StreamableHttpLeg {
+  private readonly options: StreamableLegOptions;
+  /** Sessions being initialised, counted against the session limit before they are registered. */
+  private initializing = 0;
+  /** Sessions being restored from the session store, so concurrent requests share one copy. */
+  private readonly restoring = new Map<string, Promise<StreamableSession | HttpReply>>();
+
+  constructor(options: StreamableLegOptions) {
+    this.options = options;
+  }
+
+  /** Answers one request to the MCP endpoint. */
+  handle(request: HttpRequestView): Promise<HttpReply> | HttpReply {
+    switch (request.method) {
+      case 'POST':
+        return this.post(request);
+      case 'GET':
+        return this.options.sessions ? this.get(request) : this.methodNotAllowed();
+      case 'DELETE':
+        return this.options.sessions ? this.delete(request) : this.methodNotAllowed();
+      default:
+        return this.methodNotAllowed();
+    }
+  }
+
+  private methodNotAllowed(): HttpReply {
+    const allow = this.options.sessions ? 'GET, POST, DELETE' : 'POST';
+    return errorReply(405, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Method Not Allowed', { allow });
+  }
+
+  private async post(request: HttpRequestView): Promise<HttpReply> {
+    const payload = await readPostedMessages(request, this.options.maxBodyBytes);
+    if (payload.kind !== 'messages') return payload;
+    if (!this.options.sessions) {
+      return this.postStateless(request, payload);
+    }
+    if (payload.initialize && request.header('mcp-session-id') === undefined) {
+      return this.initialize(request, payload);
+    }
+    const found = await this.resolveSession(request);
+    if (!(found instanceof StreamableSession)) {
+      return found;
+    }
+    const { transport, server } = found;
+    // The session's Server already holds its negotiated revision module; no second lookup.
+    if (payload.batch && !server.protocol.revision?.batching) {
+      return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, `Invalid Request: revision ${server.protocolVersion} does not allow JSON-RPC batches`);
+    }
+    const reused = payload.requestIds.find((id) => transport.hasPendingRequest(id));
+    if (reused !== undefined) {
+      return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(reused)} is already in use`, {}, reused);
+    }
+    const extra = this.extraFor(request, transport);
+    if (payload.requestIds.length === 0) {
+      if (found.shared !== undefined && !found.shared.initialized && hasInitializedNotification(payload.value)) {
+        // Acknowledged only once every replica will know: a restored copy must not refuse requests.
+        const failed = await this.saveShared(found, { initialized: true, loggingLevel: found.shared.loggingLevel });
+        if (failed !== undefined) return failed;
+      }
+      try {
+        // A response to a request another replica sent is relayed there before the 202.
+        await transport.accept(payload.value, extra);
+      } catch (error) {
+        return this.storeUnavailable(error);
+      }
+      return emptyReply(202);
+    }
+    const reply = await transport.acceptRequests(payload.value, payload.requestIds, extra, request.signal);
+    if (found.shared !== undefined && server.loggingLevel !== found.shared.loggingLevel) {
+      // logging/setLevel changed the session: saved before the answer goes out, so no replica filters by the old level.
+      const failed = await this.saveShared(found, { initialized: found.shared.initialized, loggingLevel: server.loggingLevel });
+      if (failed !== undefined) {
+        discardReply(reply);
+        return failed;
+      }
+    }
+    return reply;
+  }
+
+  /** Writes a change of the shared state; the 503 reply when the store cannot be reached. */
+  private async saveShared(session: StreamableSession, changes: Pick<SharedSessionState, 'initialized' | 'loggingLevel'>): Promise<HttpReply | undefined> {
+    try {
+      await this.options.sessionStore!.update(session.id, changes);
+      session.shared = { ...session.shared!, ...changes };
+      return undefined;
+    } catch (error) {
+      return this.storeUnavailable(error);
+    }
+  }
+
+  private storeUnavailable(error: unknown): HttpReply {
+    const cause = asError(error);
+    this.options.settings.report(cause);
+    return errorReply(503, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, `Service Unavailable: the shared session store cannot be reached (${cause.message})`, { 'retry-after': '1' });
+  }
+
+  private async initialize(request: HttpRequestView, payload: AcceptedPayload): Promise<HttpReply> {
+    const header = request.header('mcp-protocol-version');
+    if (header !== undefined && !statefulRevisions.includes(header)) {
+      return unsupportedVersion(header);
+    }
+    if (this.options.registry.size + this.initializing >= this.options.maxSessions) {
+      return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
+    }
+    this.initializing++;
+    try {
+      const server = await this.options.serverFactory();
+      const id = mintSessionId();
+      const prefix = randomHex(8);
+      const session = await this.connectSession(id, server, prefix);
+      const { transport } = session;
+      const reply = await transport.acceptRequests(payload.value, payload.requestIds, this.extraFor(request, transport), request.signal);
+      if (server.protocolVersion === undefined || request.signal?.aborted === true) {
+        // A failed handshake (or a client that left) leaves no session behind.
+        await session.close();
+        return reply;
+      }
+      const store = this.options.sessionStore;
+      if (store !== undefined) {
+        const state = sharedStateOf(server, prefix);
+        try {
+          await store.create(id, state);
+        } catch (error) {
+          discardReply(reply);
+          await session.close();
+          return this.storeUnavailable(error);
+        }
+        session.shared = state;
+      }
+      this.options.registry.add(session);
+      return withHeaders(reply, { 'mcp-session-id': id });
+    } finally {
+      this.initializing--;
+    }
+  }
+
+  /**
+   * A session's Server connected to a new transport. With a session store every local copy gets
+   * stream ids of its own under the session's prefix and the shared standalone stream.
+   */
+  private async connectSession(id: string, server: Server, prefix: string): Promise<StreamableSession> {
+    const store = this.options.sessionStore;
+    const { settings } = this.options;
+    const revision = (): string | undefined => server.protocolVersion;
+    const transport = new StreamableServerTransport(store === undefined
+      ? { sessionId: id, streamPrefix: prefix, settings, revision }
+      : {
+        sessionId: id,
+        streamPrefix: `${prefix}.${randomHex(4)}`,
+        resumePrefix: prefix,
+        settings,
+        revision,
+        standalone: store.standalone(id, { keepAliveMs: settings.keepAliveMs, retryMs: settings.retryMs, counts: settings.counts, revision, report: settings.report }),
+      });
+    const session = new StreamableSession(id, server, transport);
+    await server.connect(transport);
+    transport.onended = () => this.options.registry.remove(id, session);
+    return session;
+  }
+
+  /**
+   * Stateless mode: a fresh Server per POST. Requests other than `initialize` reach a Server
+   * that is first initialised with the revision from the MCP-Protocol-Version header; the
+   * client's capabilities are unknown to it, so it cannot send the client requests.
+   */
+  private async postStateless(request: HttpRequestView, payload: AcceptedPayload): Promise<HttpReply> {
+    const header = request.header('mcp-protocol-version');
+    const version = header ?? DEFAULT_HEADERLESS_REVISION;
+    if (!statefulRevisions.includes(version)) {
+      return unsupportedVersion(version);
+    }
+    if (payload.requestIds.length === 0) {
+      // Notifications and responses have nobody to go to without a session.
+      return emptyReply(202);
+    }
+    if (payload.batch && !revisionModule(version).batching) {
+      return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, `Invalid Request: revision ${version} does not allow JSON-RPC batches`);
+    }
+    const server = await this.options.serverFactory();
+    const transport = new StreamableServerTransport({
+      sessionId: undefined,
+      streamPrefix: randomHex(8),
+      settings: { ...this.options.settings, eventStore: undefined },
+      revision: () => server.protocolVersion,
+    });
+    await server.connect(transport);
+    const extra = this.extraFor(request, transport);
+    if (!payload.initialize) {
+      const params = { protocolVersion: version, capabilities: {}, clientInfo: { name: 'stateless-http-client', version: '0.0.0' } };
+      discardReply(await transport.acceptRequests({ jsonrpc: '2.0', id: STATELESS_INIT_ID, method: INITIALIZE_REQUEST, params }, [STATELESS_INIT_ID], extra));
+      if (server.protocolVersion === undefined) {
+        await server.close();
+        return errorReply(500, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, 'Internal error: the server refused to initialise');
+      }
+    }
+    const release = (): void => {
+      void server.close().catch(() => undefined);
+    };
+    transport.onstreamfinish = release;
+    transport.onstreamdisconnect = release;
+    return transport.acceptRequests(payload.value, payload.requestIds, extra, request.signal);
+  }
+
+  private async get(request: HttpRequestView): Promise<HttpReply> {
+    if (!acceptsAll(request.header('accept'), ['text/event-stream'])) {
+      return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept text/event-stream');
+    }
+    const found = await this.resolveSession(request);
+    if (!(found instanceof StreamableSession)) {
+      return found;
+    }
+    const lastEventId = request.header('last-event-id');
+    if (lastEventId !== undefined && lastEventId !== '') {
+      return found.transport.resume(lastEventId);
+    }
+    if (!this.options.standaloneStream) {
+      return this.methodNotAllowed();
+    }
+    return found.transport.openStandalone();
+  }
+
+  private async delete(request: HttpRequestView): Promise<HttpReply> {
+    const found = await this.resolveSession(request);
+    if (!(found instanceof StreamableSession)) {
+      return found;
+    }
+    if (this.options.sessionStore !== undefined) {
+      try {
+        await this.options.sessionStore.delete(found.id);
+      } catch (error) {
+        return this.storeUnavailable(error);
+      }
+    }
+    await this.options.registry.close(found.id);
+    return emptyReply(204);
+  }
+
+  /** The session a request names, or the reply refusing it (400 without id, 404 unknown, 400 bad version). */
+  private async resolveSession(request: HttpRequestView): Promise<StreamableSession | HttpReply> {
+    const id = request.header('mcp-session-id');
+    if (id === undefined || id === '') {
+      return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Bad Request: the Mcp-Session-Id header is required');
+    }
+    const session = this.options.sessionStore === undefined ? this.options.registry.lookup(id, 'streamable-http') : await this.resolveShared(id);
+    if (session !== undefined && isReply(session)) {
+      return session; // the store's refusal (503 or too many sessions)
+    }
+    if (!(session instanceof StreamableSession) || session.transport.isClosed) {
+      return errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found');
+    }
+    const header = request.header('mcp-protocol-version');
+    const negotiated = session.server.protocolVersion;
+    if (header !== undefined && (!session.server.supportedRevisions.includes(header) || (negotiated !== undefined && header !== negotiated))) {
+      return unsupportedVersion(header);
+    }
+    return session;
+  }
+
+  /**
+   * With a session store: every request reads the shared state (one store round trip, which
+   * also extends the session's expiry), so a session ended or changed on another replica is
+   * seen here; a session this replica has no copy of is restored from it.
+   */
+  private async resolveShared(id: string): Promise<StreamableSession | HttpReply | undefined> {
+    let state: SharedSessionState | undefined;
+    try {
+      state = await this.options.sessionStore!.load(id);
+    } catch (error) {
+      return this.storeUnavailable(error);
+    }
+    const local = this.options.registry.lookup(id, 'streamable-http');
+    if (state === undefined) {
+      if (local !== undefined) void this.options.registry.close(id).catch((error: unknown) => this.options.settings.report(asError(error)));
+      return undefined;
+    }
+    if (local instanceof StreamableSession && !local.transport.isClosed) {
+      if (local.shared?.initialized !== state.initialized || local.shared?.loggingLevel !== state.loggingLevel) local.server.restoreSession(state);
+      local.shared = state;
+      return local;
+    }
+    let pending = this.restoring.get(id);
+    if (pending === undefined) {
+      pending = this.restore(id, state).finally(() => this.restoring.delete(id));
+      this.restoring.set(id, pending);
+    }
+    return pending;
+  }
+
+  /** A local copy of a session created on another replica (or before a restart). */
+  private async restore(id: string, state: SharedSessionState): Promise<StreamableSession | HttpReply> {
+    if (this.options.registry.size + this.initializing >= this.options.maxSessions) {
+      return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
+    }
+    this.initializing++;
+    try {
+      const server = await this.options.serverFactory();
+      server.restoreSession(state);
+      const session = await this.connectSession(id, server, state.streamPrefix);
+      session.shared = state;
+      this.options.registry.add(session);
+      return session;
+    } finally {
+      this.initializing--;
+    }
+  }
+
+  private extraFor(request: HttpRequestView, transport: StreamableServerTransport): HttpMessageExtra {
+    const base: HttpMessageExtra = {
+      requestHeaders: (name) => request.header(name),
+      ...(request.authInfo !== undefined ? { authInfo: request.authInfo } : {}),
+      closeStandaloneStream: () => transport.closeStandaloneStream(),
+    };
+    return transport.sessionId === undefined ? base : { ...base, sessionId: transport.sessionId };
+  }
+}
+
+function unsupportedVersion(version: string): HttpReply {
+  return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
+}
+
+/** The state a session store keeps of a session that just completed its handshake. */
+function sharedStateOf(server: Server, streamPrefix: string): SharedSessionState {
+  return {
+    protocolVersion: server.protocolVersion!,
+    clientCapabilities: server.clientCapabilities ?? {},
+    clientInfo: server.clientInfo ?? { name: 'unknown', version: '0' },
+    initialized: server.isInitialized,
+    loggingLevel: server.loggingLevel,
+    streamPrefix,
+  };
+}
+
+function hasInitializedNotification(value: unknown): boolean {
+  return (Array.isArray(value) ? value : [value]).some((item) => isJsonObject(item) && item.method === 'notifications/initialized' && !('id' in item));
+}
+
+function isReply(value: HttpSession | HttpReply): value is HttpReply {
+  return 'status' in value;
+}

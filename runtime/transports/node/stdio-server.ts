@@ -1,0 +1,107 @@
+import type { Readable, Writable } from 'node:stream';
+import { SdkError } from '../../core/errors.js';
+import type { JSONRPCMessage } from '../../core/jsonrpc.js';
+import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
+import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
+import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.js';
+import { LineWriter } from './line-writer.js';
+
+/** Re-exported because the option it defaults belongs to this transport. */
+export { DEFAULT_MAX_LINE_BYTES };
+
+/** Options of a {@link StdioServerTransport}. */
+export interface StdioServerTransportOptions {
+  /** Where messages come from; default `process.stdin`. */
+  readonly input?: Readable;
+  /** Where messages go; default `process.stdout`. Nothing but protocol messages is written to it. */
+  readonly output?: Writable;
+  /**
+   * Longest accepted inbound line in bytes (default {@link DEFAULT_MAX_LINE_BYTES}). A longer
+   * line is discarded without being buffered and reported to the engine as an `oversized`
+   * ParseFailure, which answers it with INVALID_REQUEST and id null; the connection stays open.
+   */
+  readonly maxLineBytes?: number | undefined;
+}
+
+/**
+ * The server side of the stdio transport: newline-delimited JSON-RPC on stdin/stdout. The
+ * connection ends when the input ends (the client closed our stdin) or on `close()`.
+ */
+export class StdioServerTransport implements Transport {
+  onmessage?: (message: unknown, extra?: MessageExtra) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  private readonly input: Readable;
+  private readonly output: Writable;
+  private readonly decoder: LineDecoder;
+  private started = false;
+  private closed = false;
+  /** Writes in order, waiting for 'drain' when the output is full. */
+  private readonly writer: LineWriter;
+
+  constructor(options: StdioServerTransportOptions = {}) {
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    this.writer = new LineWriter(this.output);
+    this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, {
+      online: (line) => this.onmessage?.(decodeMessage(line)),
+      onoversized: (limit) => this.onmessage?.(new ParseFailure('oversized', `message exceeds the ${limit}-byte line limit`)),
+    });
+  }
+
+  /** Starts reading the input. */
+  async start(): Promise<void> {
+    if (this.started) {
+      throw new SdkError('ALREADY_CONNECTED', 'StdioServerTransport already started');
+    }
+    this.started = true;
+    this.input.on('data', this.handleData);
+    this.input.on('end', this.handleEnd);
+    this.input.on('error', this.handleInputError);
+    this.output.on('error', this.handleOutputError);
+    this.input.resume();
+  }
+
+  /** Writes one line; resolves when the output accepted it, waiting for 'drain' when it is full. */
+  send(message: JSONRPCMessage | JSONRPCMessage[], _options?: TransportSendOptions): Promise<void> {
+    if (this.closed) {
+      return Promise.reject(new SdkError('NOT_CONNECTED', 'StdioServerTransport is closed'));
+    }
+    return this.writer.write(`${encodeMessage(message)}\n`);
+  }
+
+  /** Stops reading and fires `onclose`. The output stream is left open for the process to use. */
+  async close(): Promise<void> {
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
+    this.input.off('data', this.handleData);
+    this.input.off('end', this.handleEnd);
+    this.input.off('error', this.handleInputError);
+    this.output.off('error', this.handleOutputError);
+    // Pausing releases the event loop's hold on stdin, so the process can exit naturally.
+    this.input.pause();
+    this.onclose?.();
+  }
+
+  private readonly handleData = (chunk: Buffer | string): void => {
+    this.decoder.push(chunk);
+  };
+
+  private readonly handleEnd = (): void => {
+    this.decoder.end();
+    void this.close();
+  };
+
+  private readonly handleInputError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private readonly handleOutputError = (error: Error): void => {
+    this.onerror?.(error);
+    // A broken output (e.g. EPIPE after the client went away) cannot carry replies anymore.
+    void this.close();
+  };
+}

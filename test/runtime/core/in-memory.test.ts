@@ -1,0 +1,88 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createLinkedPair } from '../../../runtime/core/in-memory.js';
+
+describe('createLinkedPair', () => {
+  it('delivers asynchronously and in order', async () => {
+    const [a, b] = createLinkedPair();
+    const received: unknown[] = [];
+    b.onmessage = (message) => received.push(message);
+    await a.start();
+    await b.start();
+    const sending = a.send({ jsonrpc: '2.0', method: 'one' });
+    void a.send({ jsonrpc: '2.0', method: 'two' });
+    expect(received).toEqual([]);
+    await sending;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual([
+      { jsonrpc: '2.0', method: 'one' },
+      { jsonrpc: '2.0', method: 'two' },
+    ]);
+  });
+
+  it('holds messages sent before the peer starts until it does', async () => {
+    const [a, b] = createLinkedPair();
+    const received = vi.fn();
+    b.onmessage = received;
+    await a.start();
+    await a.send({ jsonrpc: '2.0', method: 'early' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).not.toHaveBeenCalled();
+    await b.start();
+    await vi.waitFor(() => expect(received).toHaveBeenCalledWith({ jsonrpc: '2.0', method: 'early' }));
+  });
+
+  it('hands messages over as they are by default', async () => {
+    const [a, b] = createLinkedPair();
+    const received: Record<string, unknown>[] = [];
+    b.onmessage = (message) => received.push(message as Record<string, unknown>);
+    await a.start();
+    await b.start();
+    const message = { jsonrpc: '2.0' as const, method: 'x', params: { kept: 1 } };
+    await a.send(message);
+    await vi.waitFor(() => expect(received).toHaveLength(1));
+    expect(received[0]).toBe(message);
+  });
+
+  it('carries messages as JSON, not as shared objects, when asked to serialize', async () => {
+    const [a, b] = createLinkedPair({ serialize: true });
+    const received: Record<string, unknown>[] = [];
+    b.onmessage = (message) => received.push(message as Record<string, unknown>);
+    await a.start();
+    await b.start();
+    const params = { kept: 1, dropped: undefined };
+    await a.send({ jsonrpc: '2.0', method: 'x', params });
+    await vi.waitFor(() => expect(received).toHaveLength(1));
+    expect(received[0]!.params).toEqual({ kept: 1 });
+    expect(received[0]!.params).not.toBe(params);
+    expect('dropped' in (received[0]!.params as object)).toBe(false);
+  });
+
+  it('closes both ends once, and refuses sends afterwards', async () => {
+    const [a, b] = createLinkedPair();
+    const closedA = vi.fn();
+    const closedB = vi.fn();
+    a.onclose = closedA;
+    b.onclose = closedB;
+    await a.start();
+    await b.start();
+    await b.close();
+    await a.close();
+    expect(closedA).toHaveBeenCalledTimes(1);
+    expect(closedB).toHaveBeenCalledTimes(1);
+    await expect(a.send({ jsonrpc: '2.0', method: 'x' })).rejects.toMatchObject({ code: 'NOT_CONNECTED' });
+    await expect(b.send({ jsonrpc: '2.0', method: 'x' })).rejects.toMatchObject({ code: 'NOT_CONNECTED' });
+  });
+
+  it('drops messages in flight when the receiver closes', async () => {
+    const [a, b] = createLinkedPair();
+    const received = vi.fn();
+    b.onmessage = received;
+    await a.start();
+    await b.start();
+    const sent = a.send({ jsonrpc: '2.0', method: 'x' });
+    const closed = b.close();
+    await Promise.all([sent, closed]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,252 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SdkError } from '../../../runtime/core/errors.js';
+import { PendingRequests, type PendingRequest } from '../../../runtime/core/pending-requests.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../../runtime/core/protocol.js';
+import { connectedEngine } from '../fixtures/engine-harness.js';
+
+/** Tracks how a promise settled without awaiting it, so fake time can be advanced meanwhile. */
+function track<T>(promise: Promise<T>): { state: 'pending' | 'resolved' | 'rejected'; value?: T; error?: unknown } {
+  const status: { state: 'pending' | 'resolved' | 'rejected'; value?: T; error?: unknown } = { state: 'pending' };
+  promise.then(
+    (value) => Object.assign(status, { state: 'resolved', value }),
+    (error: unknown) => Object.assign(status, { state: 'rejected', error }),
+  );
+  return status;
+}
+
+const progress = (token: unknown, value: number) => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken: token, progress: value },
+});
+
+describe('request timeouts', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('defaults to 60 s, then sends notifications/cancelled and rejects with REQUEST_TIMEOUT', async () => {
+    expect(DEFAULT_REQUEST_TIMEOUT_MS).toBe(60_000);
+    const { protocol, transport } = await connectedEngine({ side: 'client' });
+    const status = track(protocol.request('ping'));
+    const { id } = await transport.nextMessage();
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(status.state).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(status.state).toBe('rejected');
+    expect(status.error).toBeInstanceOf(SdkError);
+    expect(status.error).toMatchObject({ code: 'REQUEST_TIMEOUT', data: { timeout: 60_000 } });
+    const cancellation = await transport.nextMessage();
+    expect(cancellation).toMatchObject({ method: 'notifications/cancelled', params: { requestId: id } });
+    expect(cancellation.params.reason).toContain('timed out');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('uses the engine default and lets a call override it', async () => {
+    const { protocol, transport } = await connectedEngine({ side: 'client', defaultTimeoutMs: 1_000 });
+    const engineDefault = track(protocol.request('ping'));
+    const perCall = track(protocol.request('ping', undefined, { timeout: 5_000 }));
+    await transport.next();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(engineDefault.state).toBe('rejected');
+    expect(perCall.state).toBe('pending');
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(perCall.state).toBe('rejected');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('restarts the countdown on progress with resetTimeoutOnProgress and onprogress', async () => {
+    const { protocol, transport } = await connectedEngine({ side: 'client' });
+    const onprogress = vi.fn();
+    const status = track(protocol.request('ping', undefined, { timeout: 100, resetTimeoutOnProgress: true, onprogress }));
+    const { id } = await transport.nextMessage();
+    await vi.advanceTimersByTimeAsync(80);
+    transport.deliver(progress(id, 1));
+    await vi.advanceTimersByTimeAsync(80);
+    expect(status.state).toBe('pending');
+    expect(onprogress).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(status.state).toBe('rejected');
+    expect(status.error).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+  });
+
+  it('restarts the countdown on progress without onprogress, attaching a token for it', async () => {
+    const { protocol, transport } = await connectedEngine({ side: 'client' });
+    const status = track(protocol.request('ping', { _meta: {} }, { timeout: 100, resetTimeoutOnProgress: true }));
+    const request = await transport.nextMessage();
+    expect(request.params._meta.progressToken).toBe(request.id);
+    await vi.advanceTimersByTimeAsync(90);
+    transport.deliver(progress(request.id, 1));
+    await vi.advanceTimersByTimeAsync(90);
+    expect(status.state).toBe('pending');
+    transport.deliver({ jsonrpc: '2.0', id: request.id, result: {} });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(status.state).toBe('resolved');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('does not extend the timeout on progress unless asked to', async () => {
+    const { protocol, transport } = await connectedEngine({ side: 'client' });
+    const onprogress = vi.fn();
+    const status = track(protocol.request('ping', undefined, { timeout: 100, onprogress }));
+    const { id } = await transport.nextMessage();
+    await vi.advanceTimersByTimeAsync(80);
+    transport.deliver(progress(id, 1));
+    await vi.advanceTimersByTimeAsync(20);
+    expect(onprogress).toHaveBeenCalledTimes(1);
+    expect(status.state).toBe('rejected');
+  });
+
+  it('caps the total wait with maxTotalTimeout despite progress', async () => {
+    const { protocol, transport } = await connectedEngine({ side: 'client' });
+    const status = track(protocol.request('ping', undefined, { timeout: 100, resetTimeoutOnProgress: true, maxTotalTimeout: 250 }));
+    const { id } = await transport.nextMessage();
+    for (let elapsed = 80; elapsed <= 240; elapsed += 80) {
+      await vi.advanceTimersByTimeAsync(80);
+      transport.deliver(progress(id, elapsed));
+    }
+    expect(status.state).toBe('pending');
+    await vi.advanceTimersByTimeAsync(10);
+    expect(status.state).toBe('rejected');
+    expect(status.error).toMatchObject({ code: 'REQUEST_TIMEOUT', data: { maxTotalTimeout: 250 } });
+    expect((status.error as Error).message).toContain('maxTotalTimeout');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('applies maxTotalTimeout when it is shorter than the timeout', async () => {
+    const { protocol, transport } = await connectedEngine({ side: 'client' });
+    const status = track(protocol.request('ping', undefined, { timeout: 1_000, maxTotalTimeout: 300 }));
+    await transport.next();
+    await vi.advanceTimersByTimeAsync(299);
+    expect(status.state).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(status.error).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+  });
+
+  it('clears the timer the moment a request settles, whichever way', async () => {
+    const { protocol, transport } = await connectedEngine({ side: 'client' });
+
+    const answered = track(protocol.request('ping'));
+    const first = await transport.nextMessage();
+    expect(vi.getTimerCount()).toBe(1);
+    transport.deliver({ jsonrpc: '2.0', id: first.id, result: {} });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answered.state).toBe('resolved');
+    expect(vi.getTimerCount()).toBe(0);
+
+    const failed = track(protocol.request('ping'));
+    const second = await transport.nextMessage();
+    transport.deliver({ jsonrpc: '2.0', id: second.id, error: { code: 1, message: 'x' } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(failed.state).toBe('rejected');
+    expect(vi.getTimerCount()).toBe(0);
+
+    const controller = new AbortController();
+    const aborted = track(protocol.request('ping', undefined, { signal: controller.signal }));
+    await transport.next();
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(aborted.state).toBe('rejected');
+    expect(vi.getTimerCount()).toBe(0);
+
+    transport.sendError = new Error('broken');
+    const unsent = track(protocol.request('ping'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(unsent.state).toBe('rejected');
+    expect(vi.getTimerCount()).toBe(0);
+    transport.sendError = undefined;
+
+    const orphaned = track(protocol.request('ping'));
+    await transport.next();
+    await protocol.close();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(orphaned.error).toMatchObject({ code: 'CONNECTION_CLOSED' });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('PendingRequests', () => {
+  const request = (id: number, overrides: Partial<PendingRequest> = {}): PendingRequest => ({
+    id,
+    method: 'ping',
+    resultValidator: null,
+    tracksProgress: true,
+    policy: { timeoutMs: 10_000, resetOnProgress: true },
+    resolve: () => undefined,
+    reject: () => undefined,
+    ...overrides,
+  });
+
+  it('creates timers that do not keep the process alive', () => {
+    const timers: NodeJS.Timeout[] = [];
+    const original = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((...args: Parameters<typeof setTimeout>) => {
+      const timer = original(...args);
+      timers.push(timer);
+      return timer;
+    }) as typeof setTimeout);
+    try {
+      const pending = new PendingRequests(() => undefined);
+      pending.add(request(1));
+      pending.touch(1);
+      expect(timers.length).toBeGreaterThan(0);
+      expect(timers.every((timer) => !timer.hasRef())).toBe(true);
+      pending.take(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('shares one timer among requests in flight, and clears it once none is pending', () => {
+    const started: NodeJS.Timeout[] = [];
+    const original = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((...args: Parameters<typeof setTimeout>) => {
+      const timer = original(...args);
+      started.push(timer);
+      return timer;
+    }) as typeof setTimeout);
+    const cleared = vi.spyOn(globalThis, 'clearTimeout');
+    try {
+      const pending = new PendingRequests(() => undefined);
+      for (let id = 1; id <= 64; id++) pending.add(request(id));
+      expect(started).toHaveLength(1);
+      for (let id = 1; id <= 63; id++) pending.take(id);
+      expect(cleared).not.toHaveBeenCalled();
+      pending.take(64);
+      expect(cleared).toHaveBeenCalledWith(started[0]);
+    } finally {
+      spy.mockRestore();
+      cleared.mockRestore();
+    }
+  });
+
+  it('creates no timer for an infinite timeout', () => {
+    vi.useFakeTimers();
+    try {
+      const pending = new PendingRequests(() => undefined);
+      pending.add(request(1, { policy: { timeoutMs: Number.POSITIVE_INFINITY, resetOnProgress: false } }));
+      expect(vi.getTimerCount()).toBe(0);
+      expect(pending.has(1)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('ignores progress for requests that carry no token, and rejects all on demand', () => {
+    const reject = vi.fn();
+    const pending = new PendingRequests(() => undefined);
+    pending.add(request(1, { tracksProgress: false, reject }));
+    pending.add(request(2, { reject }));
+    expect(pending.touch(1)).toBeUndefined();
+    expect(pending.touch('2')).toBeUndefined();
+    expect(pending.touch(2)?.id).toBe(2);
+    const error = new Error('closed');
+    pending.rejectAll(error);
+    expect(reject).toHaveBeenCalledTimes(2);
+    expect(reject).toHaveBeenCalledWith(error);
+    expect(pending.size).toBe(0);
+  });
+});

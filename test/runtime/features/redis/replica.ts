@@ -1,0 +1,64 @@
+// One server replica for the scale-out tests: an McpServer on mcpgen/redis shared state, served
+// over node:http on 127.0.0.1. Prints `READY <port>` once listening. Environment: REDIS_URL,
+// REDIS_PREFIX, REPLICA_NAME.
+import { McpServer } from '../../../../runtime/index.js';
+import { createMcpNodeServer } from '../../../../runtime/node.js';
+import { createRedisScaleOut } from '../../../../runtime/features/redis/index.js';
+
+const name = process.env.REPLICA_NAME ?? 'replica';
+const shared = await createRedisScaleOut({
+  url: process.env.REDIS_URL,
+  prefix: process.env.REDIS_PREFIX,
+  commandTimeoutMs: 500,
+  keyRing: { refreshMs: 1_000 },
+  onerror: (error) => process.stderr.write(`[${name}] ${error.message}\n`),
+});
+const mcp = new McpServer({ name: 'scale-out-test', version: '1.0.0' }, {
+  requestState: shared.keyRing.codec(),
+  capabilities: { tools: { listChanged: true } },
+  onerror: (error) => process.stderr.write(`[${name}] mcp: ${error.message}\n`),
+});
+const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
+mcp.registerTool('whoami', {}, () => text(name));
+// A notification outside the request's stream (the GET stream), acknowledged once stored.
+mcp.registerTool('notify', { inputSchema: { type: 'object', properties: { seq: { type: 'number' } }, required: ['seq'] } }, async ({ seq }, context) => {
+  await context.session.server.notifyLoggingMessage({ level: 'info', data: { seq, from: name } });
+  return text(`${name}:${seq}`);
+});
+mcp.registerTool('add-tool', { inputSchema: { type: 'object', properties: { tool: { type: 'string' } }, required: ['tool'] } }, ({ tool }) => {
+  mcp.registerTool(tool, {}, () => text(tool));
+  return text(`${name} added ${tool}`);
+});
+mcp.registerTool('confirm', { inputSchema: { type: 'object', properties: { what: { type: 'string' } } } }, async ({ what }, context) => {
+  const answer = await context.elicitForm(`Confirm ${String(what)}?`, { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }, { inputKey: 'confirm' });
+  return text(`${name}: ${answer.action === 'accept' && (answer.content as { ok?: boolean }).ok === true ? 'confirmed' : 'refused'} ${String(what)}`);
+});
+// Sampling and elicitation round trips on the request's stream; the answers reach any replica.
+mcp.registerTool('consult', { inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] } }, async ({ topic }, context) => {
+  const sampled = await context.sample({ messages: [{ role: 'user', content: { type: 'text', text: `About ${topic}?` } }], maxTokens: 20 });
+  const answer = await context.elicitForm(`Publish the answer on ${topic}?`, { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] });
+  const block = Array.isArray(sampled.content) ? sampled.content[0] : sampled.content;
+  const said = block?.type === 'text' ? block.text : String(block?.type);
+  return text(`${name}: ${said}; ${answer.action === 'accept' && (answer.content as { ok?: boolean }).ok === true ? 'published' : 'withheld'}`);
+});
+// A request outside the call's stream: it goes out on the GET stream, wherever that is held.
+mcp.registerTool('roots-aside', {}, async (_args, context) => {
+  const { roots } = await context.session.server.listRoots();
+  return text(`${name}: ${roots.map((root) => root.uri).join(',')}`);
+});
+// A resource clients may subscribe to, and a tool that announces an update of it from whichever replica runs it.
+mcp.registerResource('doc', 'test://doc', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri, text: `served by ${name}` }] }));
+mcp.registerTool('touch-doc', {}, async () => {
+  await mcp.notifyResourceUpdated('test://doc');
+  return text(`${name} touched test://doc`);
+});
+await shared.bus.attach(mcp);
+const node = createMcpNodeServer({ ...shared.handlerOptions(() => mcp.createServer()), sessionIdleTimeoutMs: 60_000, keepAliveMs: 1_000, retryMs: 100 });
+const url = await node.listen(0);
+process.stdout.write(`READY ${url.port}\n`);
+const stop = async (): Promise<void> => {
+  await node.close();
+  await shared.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());

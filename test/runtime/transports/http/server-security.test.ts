@@ -1,0 +1,150 @@
+// DNS-rebinding protection (Host and Origin allowlists) and opt-in CORS of the HTTP server,
+// through the Fetch core.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMcpHttpHandler, type McpHttpHandler, type McpHttpHandlerOptions } from '../../../../runtime/index.js';
+import { hostMatches, isLoopbackAddress, originMatches } from '../../../../runtime/transports/http/security.js';
+import { createHttpTestServer, initializeRequest, POST_HEADERS } from './server-support.js';
+
+let mcp: McpHttpHandler;
+afterEach(async () => {
+  await mcp?.close();
+});
+
+function handler(options: Partial<McpHttpHandlerOptions> = {}): McpHttpHandler {
+  mcp = createMcpHttpHandler({ server: createHttpTestServer, ...options });
+  return mcp;
+}
+
+/** POSTs an initialize; `host` sets the URL (and so the Host header) the request carries. */
+function initialize(host: string, headers: Record<string, string> = {}, localAddress = '127.0.0.1'): Promise<Response> {
+  return mcp.fetch(
+    new Request(`http://${host}/mcp`, { method: 'POST', headers: { ...POST_HEADERS, host, ...headers }, body: JSON.stringify(initializeRequest('2025-11-25')) }),
+    { localAddress },
+  );
+}
+
+describe('DNS-rebinding protection on loopback', () => {
+  it('accepts loopback Host names on any port and same-machine origins', async () => {
+    handler();
+    for (const host of ['127.0.0.1:3000', 'localhost:8080', 'LOCALHOST', '[::1]:9']) {
+      expect((await initialize(host)).status, host).toBe(200);
+    }
+    expect((await initialize('localhost:3000', { origin: 'http://localhost:5173' })).status).toBe(200);
+    expect((await initialize('localhost:3000', { origin: 'http://127.0.0.1:3000' })).status).toBe(200);
+  });
+
+  it('refuses a foreign Host with 403 (a rebound DNS name)', async () => {
+    handler();
+    const response = await initialize('attacker.example:3000');
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ id: null, error: { code: -32000 } });
+    expect(mcp.sessions.size).toBe(0);
+  });
+
+  it('refuses a foreign Origin with 403 on every method', async () => {
+    handler();
+    const origin = { origin: 'https://evil.example' };
+    expect((await initialize('localhost:3000', origin)).status).toBe(403);
+    for (const method of ['GET', 'DELETE', 'OPTIONS']) {
+      const response = await mcp.fetch(new Request('http://localhost:3000/mcp', { method, headers: { host: 'localhost:3000', ...origin } }), { localAddress: '127.0.0.1' });
+      expect(response.status, method).toBe(403);
+    }
+    expect((await initialize('localhost:3000', { origin: 'http://localhost.evil.example' })).status).toBe(403);
+    expect((await initialize('localhost:3000', { origin: 'null' })).status).toBe(403);
+  });
+
+  it('learns the bind from bindAddress when the platform does not tell', async () => {
+    handler({ bindAddress: '127.0.0.1' });
+    const response = await mcp.fetch(
+      new Request('http://attacker.example/mcp', { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(initializeRequest('2025-11-25')) }),
+    );
+    expect(response.status).toBe(403);
+  });
+
+  it('can be switched off, and is off for non-loopback binds unless allowlists are given', async () => {
+    handler({ dnsRebindingProtection: false });
+    expect((await initialize('attacker.example', { origin: 'https://evil.example' })).status).toBe(200);
+    await mcp.close();
+    handler();
+    expect((await initialize('mcp.example.com', { origin: 'https://app.example.com' }, '10.0.0.5')).status).toBe(200);
+    await mcp.close();
+    handler({ allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] });
+    expect((await initialize('mcp.example.com:443', { origin: 'https://app.example.com' }, '10.0.0.5')).status).toBe(200);
+    expect((await initialize('other.example.com', {}, '10.0.0.5')).status).toBe(403);
+    expect((await initialize('mcp.example.com', { origin: 'https://app.example.com:8443' }, '10.0.0.5')).status).toBe(403);
+  });
+});
+
+describe('CORS', () => {
+  it('answers preflights with the MCP headers and exposes Mcp-Session-Id', async () => {
+    handler({ cors: true });
+    const preflight = await mcp.fetch(
+      new Request('http://localhost:3000/mcp', {
+        method: 'OPTIONS',
+        headers: { host: 'localhost:3000', origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+      }),
+      { localAddress: '127.0.0.1' },
+    );
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const allowed = preflight.headers.get('access-control-allow-headers')!.toLowerCase();
+    for (const name of ['mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'authorization', 'content-type']) {
+      expect(allowed).toContain(name);
+    }
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE');
+    const response = await initialize('localhost:3000', { origin: 'http://localhost:5173' });
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(response.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+  });
+
+  it('allows the stateless era request headers, including the Mcp-Param-* ones a browser asks for', async () => {
+    handler({ cors: true });
+    const preflight = await mcp.fetch(
+      new Request('http://localhost:3000/mcp', {
+        method: 'OPTIONS',
+        headers: {
+          host: 'localhost:3000',
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, mcp-method, mcp-name, mcp-param-region, x-other',
+        },
+      }),
+      { localAddress: '127.0.0.1' },
+    );
+    const allowed = preflight.headers.get('access-control-allow-headers')!.toLowerCase().split(', ');
+    expect(allowed).toEqual(expect.arrayContaining(['mcp-method', 'mcp-name', 'mcp-param-region']));
+    expect(allowed).not.toContain('x-other');
+  });
+
+  it('limits CORS to configured origins, which the Origin check then trusts', async () => {
+    handler({ cors: { origins: ['https://app.example.com'] } });
+    const trusted = await initialize('localhost:3000', { origin: 'https://app.example.com' });
+    expect(trusted.status).toBe(200);
+    expect(trusted.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    const local = await initialize('localhost:3000', { origin: 'http://localhost:5173' });
+    expect(local.status).toBe(200);
+    expect(local.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('is off by default: no CORS headers, OPTIONS gets 405', async () => {
+    handler();
+    const response = await initialize('localhost:3000', { origin: 'http://localhost:5173' });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await mcp.fetch(new Request('http://localhost:3000/mcp', { method: 'OPTIONS', headers: { host: 'localhost:3000' } }), { localAddress: '127.0.0.1' });
+    expect(preflight.status).toBe(405);
+  });
+});
+
+describe('matchers', () => {
+  it('match hosts, origins and loopback addresses', () => {
+    expect(hostMatches('localhost', 'localhost:1234')).toBe(true);
+    expect(hostMatches('localhost:80', 'localhost:1234')).toBe(false);
+    expect(hostMatches('[::1]', '[::1]:5')).toBe(true);
+    expect(hostMatches('example.com:*', 'example.com:99')).toBe(true);
+    expect(originMatches('http://localhost:*', 'http://localhost')).toBe(true);
+    expect(originMatches('http://localhost:*', 'http://localhost:1/x')).toBe(false);
+    expect(originMatches('https://a.example', 'https://a.example:444')).toBe(false);
+    expect(['127.0.0.1', '::1', '::ffff:127.0.0.1', 'localhost'].every(isLoopbackAddress)).toBe(true);
+    expect(['10.0.0.1', '0.0.0.0', '::', undefined].some(isLoopbackAddress)).toBe(false);
+  });
+});

@@ -1,0 +1,181 @@
+// The Node adapter over real sockets on 127.0.0.1: attacks and bad input get the right status,
+// disconnects release everything, and nothing a client sends crashes the process.
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InMemoryEventStore } from '../../../../runtime/index.js';
+import { createMcpNodeServer, toNodeHandler, type McpNodeServer, type McpNodeServerOptions } from '../../../../runtime/node.js';
+import { createMcpHttpHandler } from '../../../../runtime/index.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { callTool, createHttpTestServer, eventually, initializeRequest, messageOf, POST_HEADERS, SseReader } from '../http/server-support.js';
+
+let node: McpNodeServer | undefined;
+afterEach(async () => {
+  await node?.close();
+  node = undefined;
+});
+
+async function start(options: Partial<McpNodeServerOptions> = {}): Promise<URL> {
+  node = createMcpNodeServer({ server: createHttpTestServer, path: '/mcp', ...options });
+  return node.listen();
+}
+
+interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A raw request with full control over headers (Host included) and body chunks. */
+function raw(url: URL, method: string, headers: Record<string, string>, chunks: Array<string | Buffer> = []): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // The server may cut an oversized upload short once it answered.
+      if (error.code === 'EPIPE' || error.code === 'ECONNRESET') return;
+      reject(error);
+    });
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+async function openSession(url: URL, version = '2025-11-25'): Promise<Record<string, string>> {
+  const init = await fetch(url, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(initializeRequest(version)) });
+  await init.text();
+  const headers = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': version };
+  await fetch(url, { method: 'POST', headers: { ...POST_HEADERS, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  return headers;
+}
+
+describe('Node adapter: attacks and bad input', () => {
+  it('refuses a rebound Host and a foreign Origin with 403 on a loopback bind', async () => {
+    const url = await start();
+    const body = JSON.stringify(initializeRequest('2025-11-25'));
+    const rebound = await raw(url, 'POST', { ...POST_HEADERS, host: `attacker.example:${url.port}` }, [body]);
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toMatchObject({ id: null, error: { code: -32000 } });
+    const foreign = await raw(url, 'POST', { ...POST_HEADERS, origin: 'https://evil.example' }, [body]);
+    expect(foreign.status).toBe(403);
+    const local = await raw(url, 'POST', { ...POST_HEADERS, origin: `http://localhost:${url.port}` }, [body]);
+    expect(local.status).toBe(200);
+    expect(node!.mcp.sessions.size).toBe(1);
+  });
+
+  it('refuses oversized bodies with 413, declared or chunked, and closes the connection', async () => {
+    const url = await start({ maxBodyBytes: 1000 });
+    const declared = await raw(url, 'POST', { ...POST_HEADERS, 'content-length': '5000000' }, ['{"x":1}']);
+    expect(declared.status).toBe(413);
+    expect(declared.headers.connection).toBe('close');
+    const chunked = await raw(url, 'POST', { ...POST_HEADERS, 'transfer-encoding': 'chunked' }, Array.from({ length: 20 }, () => 'x'.repeat(200)));
+    expect(chunked.status).toBe(413);
+    expect(node!.mcp.stats()).toEqual({ sessions: 0, connections: 0, timers: 0, pendingRequests: 0 });
+  });
+
+  it('answers wrong content types, garbage and unknown methods without crashing', async () => {
+    const url = await start();
+    expect((await raw(url, 'POST', { ...POST_HEADERS, 'content-type': 'text/plain' }, ['{}'])).status).toBe(415);
+    expect((await raw(url, 'POST', POST_HEADERS, [Buffer.from([0xff, 0xfe, 0x00, 0x7b])])).status).toBe(400);
+    expect((await raw(url, 'POST', POST_HEADERS, ['null'])).status).toBe(400);
+    expect((await raw(url, 'PATCH', POST_HEADERS, ['{}'])).status).toBe(405);
+    expect((await raw(url, 'GET', { accept: 'text/event-stream', 'mcp-session-id': 'x'.repeat(200) })).status).toBe(404);
+    expect((await raw(new URL('/elsewhere', url), 'GET', { accept: 'text/event-stream' })).status).toBe(404);
+    const headers = await openSession(url);
+    expect((await raw(url, 'POST', { ...POST_HEADERS, ...headers }, ['{"jsonrpc":"2.0","id":{},"method":"x"}'])).status).toBe(400);
+    const stillFine = await fetch(url, { method: 'POST', headers: { ...POST_HEADERS, ...headers }, body: JSON.stringify(callTool(1, 'echo', { text: 'ok' })) });
+    expect(await stillFine.json()).toMatchObject({ result: { content: [{ text: 'echo: ok' }] } });
+  });
+});
+
+describe('Node adapter: streams and disconnects', () => {
+  it('writes keep-alive comments on idle streams', async () => {
+    const url = await start({ keepAliveMs: 40 });
+    const headers = await openSession(url);
+    const stream = await fetch(url, { headers: { ...headers, accept: 'text/event-stream' } });
+    const reader = new SseReader(stream.body);
+    const events = await reader.until((event) => event.comment === 'keep-alive');
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    await reader.cancel();
+    await eventually(() => node!.mcp.stats().connections === 0);
+    expect(node!.mcp.stats().timers).toBe(0);
+  });
+
+  it('releases a stream whose client disconnects mid-call, keeping the events for resumption', async () => {
+    const store = new InMemoryEventStore();
+    const url = await start({ eventStore: store });
+    const headers = await openSession(url);
+    const controller = new AbortController();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { ...POST_HEADERS, ...headers },
+      body: JSON.stringify(callTool(1, 'whoami', { tag: 'cut', steps: 4, stepMs: 25 }, 't')),
+      signal: controller.signal,
+    });
+    const reader = new SseReader(response.body);
+    const priming = await reader.next();
+    controller.abort();
+    await eventually(() => node!.mcp.stats().connections === 0);
+    expect(node!.mcp.stats().timers).toBe(0);
+    await eventually(() => node!.mcp.stats().pendingRequests === 0);
+    const resumed = await fetch(url, { headers: { ...headers, accept: 'text/event-stream', 'last-event-id': priming!.id! } });
+    const replayed = (await new SseReader(resumed.body).rest()).map(messageOf);
+    expect(replayed).toHaveLength(5);
+    expect(replayed[4]).toMatchObject({ id: 1, result: { content: [{ text: expect.stringMatching(/^cut@/) }] } });
+  });
+
+  it('releases a POST whose client leaves before any reply was written', async () => {
+    const url = await start();
+    const headers = await openSession(url);
+    const controller = new AbortController();
+    const pending = fetch(url, { method: 'POST', headers: { ...POST_HEADERS, ...headers }, body: JSON.stringify(callTool(7, 'hang')), signal: controller.signal });
+    await eventually(() => node!.mcp.stats().pendingRequests === 1);
+    expect(node!.mcp.stats().timers).toBe(1);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await eventually(() => node!.mcp.stats().timers === 0);
+    await fetch(url, { method: 'POST', headers: { ...POST_HEADERS, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } }) });
+    await eventually(() => node!.mcp.stats().pendingRequests === 0);
+    expect(node!.mcp.stats()).toMatchObject({ sessions: 1, connections: 0, timers: 0 });
+  });
+
+  it('ends open streams when the server closes', async () => {
+    const url = await start();
+    const headers = await openSession(url);
+    const stream = await fetch(url, { headers: { ...headers, accept: 'text/event-stream' } });
+    const reader = new SseReader(stream.body);
+    await eventually(() => node!.mcp.stats().connections === 1);
+    await node!.close();
+    await expect(reader.rest()).resolves.toBeDefined();
+    expect(node!.mcp.stats()).toEqual({ sessions: 0, connections: 0, timers: 0, pendingRequests: 0 });
+    node = undefined;
+  });
+
+  it('uses a body a framework already parsed', async () => {
+    const mcp = createMcpHttpHandler({ server: createHttpTestServer });
+    const listener = toNodeHandler(mcp);
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        (req as { body?: unknown }).body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        listener(req, res);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(initializeRequest('2025-06-18')) });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('mcp-session-id')).toBeTruthy();
+      expect(listener.mcp).toBe(mcp);
+    } finally {
+      await mcp.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { LineDecoder } from '../../../../runtime/transports/node/line-decoder.js';
+
+function collect(maxLineBytes = 64) {
+  const lines: string[] = [];
+  const oversized: number[] = [];
+  const decoder = new LineDecoder(maxLineBytes, {
+    online: (line) => lines.push(line),
+    onoversized: (limit) => oversized.push(limit),
+  });
+  return { decoder, lines, oversized };
+}
+
+describe('LineDecoder', () => {
+  it('joins a line split across chunks', () => {
+    const { decoder, lines } = collect();
+    decoder.push('{"a":');
+    expect(lines).toEqual([]);
+    decoder.push('1}');
+    decoder.push('\n');
+    expect(lines).toEqual(['{"a":1}']);
+  });
+
+  it('splits several lines in one chunk, skipping blank ones and CR terminators', () => {
+    const { decoder, lines } = collect();
+    decoder.push('one\ntwo\r\n\n  \nthree\npart');
+    expect(lines).toEqual(['one', 'two', 'three']);
+    decoder.push('ial\n');
+    expect(lines).toEqual(['one', 'two', 'three', 'partial']);
+  });
+
+  it('decodes a multi-byte character split between chunks', () => {
+    const { decoder, lines } = collect();
+    const bytes = Buffer.from('"é€"\n', 'utf8');
+    decoder.push(bytes.subarray(0, 2));
+    decoder.push(bytes.subarray(2, 4));
+    decoder.push(bytes.subarray(4));
+    expect(lines).toEqual(['"é€"']);
+  });
+
+  it('discards an oversized line once, then keeps decoding the next ones', () => {
+    const { decoder, lines, oversized } = collect(8);
+    decoder.push('12345678\n');
+    decoder.push('123456');
+    decoder.push('789');
+    decoder.push('0123456789\nok\n');
+    expect(lines).toEqual(['12345678', 'ok']);
+    expect(oversized).toEqual([8]);
+  });
+
+  it('accepts a line of exactly the limit followed by CRLF', () => {
+    const { decoder, lines, oversized } = collect(4);
+    decoder.push('abcd\r');
+    decoder.push('\n');
+    expect(lines).toEqual(['abcd']);
+    expect(oversized).toEqual([]);
+  });
+
+  it('flushes an unterminated last line at end of input', () => {
+    const { decoder, lines } = collect();
+    decoder.push('last');
+    decoder.end();
+    expect(lines).toEqual(['last']);
+  });
+});

@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SdkError } from '../../../../runtime/core/errors.js';
+import { StdioClientTransport, type StdioClientTransportOptions } from '../../../../runtime/transports/node/stdio-client.js';
+import { Protocol } from '../../../../runtime/core/protocol.js';
+import { createFakeRevision } from '../../fixtures/fake-revision.js';
+
+const FIXTURE = fileURLToPath(new URL('../../fixtures/stdio-server-fixture.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const POSIX = process.platform !== 'win32';
+
+/** True while `pid` runs; a zombie (exited, not yet reaped) counts as gone. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+const open: Protocol[] = [];
+
+async function connectFixture(options: Partial<StdioClientTransportOptions> = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', FIXTURE],
+    cwd: ROOT,
+    closeTimeoutMs: 300,
+    killTimeoutMs: 500,
+    ...options,
+  });
+  const protocol = new Protocol({ side: 'client', revision: createFakeRevision() });
+  open.push(protocol);
+  await protocol.connect(transport);
+  return { protocol, transport };
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((protocol) => protocol.close()));
+});
+
+describe('StdioClientTransport', () => {
+  it('talks to a spawned server, captures its stderr, and closes it gracefully', async () => {
+    const chunks: string[] = [];
+    const { protocol, transport } = await connectFixture({ onstderr: (chunk) => chunks.push(chunk), closeTimeoutMs: 5_000 });
+    const result = await protocol.request('tools/call', { name: 'echo', arguments: { hello: 'world' } });
+    expect(result).toEqual({ content: [{ type: 'text', text: '{"hello":"world"}' }] });
+    expect(transport.stderr).toContain('fixture ready');
+    expect(chunks.join('')).toContain('fixture ready');
+    const pid = transport.pid!;
+    const started = Date.now();
+    await protocol.close();
+    // Ending stdin is enough for this server: no signal is needed, so close returns promptly.
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(transport.exitStatus).toEqual({ code: 0, signal: null });
+    expect(isRunning(pid)).toBe(false);
+    await expect(transport.send({ jsonrpc: '2.0', method: 'x' })).rejects.toMatchObject({ code: 'NOT_CONNECTED' });
+  });
+
+  it('rejects pending requests with the exit code and stderr tail when the server crashes', async () => {
+    const { protocol, transport } = await connectFixture();
+    const onclose = vi.fn();
+    protocol.onclose = onclose;
+    const error = await protocol.request('tools/call', { name: 'crash' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SdkError);
+    expect(error).toMatchObject({ code: 'CONNECTION_CLOSED' });
+    expect((error as Error).message).toContain('exited with code 3');
+    expect((error as Error).message).toContain('fatal: the fixture crashes on purpose');
+    expect(transport.exitStatus).toEqual({ code: 3, signal: null });
+    expect(transport.closeReason?.message).toContain('code 3');
+    expect(onclose).toHaveBeenCalledTimes(1);
+  });
+
+  it.skipIf(!POSIX)('leaves no grandchild behind after close', async () => {
+    const { protocol, transport } = await connectFixture();
+    const result = (await protocol.request('tools/call', { name: 'spawn-grandchild' })) as { content: { text: string }[] };
+    const grandchild = Number(result.content[0]!.text);
+    const child = transport.pid!;
+    expect(isRunning(grandchild)).toBe(true);
+    expect(isRunning(child)).toBe(true);
+    const started = Date.now();
+    await protocol.close();
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(isRunning(child)).toBe(false);
+    expect(isRunning(grandchild)).toBe(false);
+  });
+
+  it.skipIf(!POSIX)('escalates to SIGKILL when the server ignores end of input and SIGTERM', async () => {
+    const { protocol, transport } = await connectFixture({ closeTimeoutMs: 200, killTimeoutMs: 300 });
+    await protocol.request('tools/call', { name: 'stubborn' });
+    const pid = transport.pid!;
+    const started = Date.now();
+    await protocol.close();
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(transport.exitStatus?.signal).toBe('SIGKILL');
+    expect(isRunning(pid)).toBe(false);
+  });
+
+  it('passes only the safe environment plus explicit additions, and caps kept stderr', async () => {
+    process.env.MCPGEN_TEST_SECRET = 'do-not-leak';
+    const script = [
+      "process.stderr.write('x'.repeat(5000) + 'END');",
+      "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'env', params: process.env }) + '\\n');",
+      'process.stdin.resume();',
+    ].join('\n');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['-e', script],
+      env: { EXTRA_SETTING: 'on' },
+      stderrCapacity: 100,
+      closeTimeoutMs: 2_000,
+    });
+    const received: unknown[] = [];
+    transport.onmessage = (message) => received.push(message);
+    try {
+      await transport.start();
+      await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 10_000 });
+      await vi.waitFor(() => expect(transport.stderr.endsWith('END')).toBe(true), { timeout: 10_000 });
+      const env = (received[0] as { params: Record<string, string> }).params;
+      expect(env.EXTRA_SETTING).toBe('on');
+      expect(env.MCPGEN_TEST_SECRET).toBeUndefined();
+      if (POSIX) {
+        const allowed = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'EXTRA_SETTING'];
+        expect(Object.keys(env).filter((key) => !allowed.includes(key))).toEqual([]);
+        expect(env.PATH).toBe(process.env.PATH);
+      }
+      expect(transport.stderr).toHaveLength(100);
+    } finally {
+      delete process.env.MCPGEN_TEST_SECRET;
+      await transport.close();
+    }
+  });
+
+  it('rejects start with SPAWN_FAILED when the command does not exist', async () => {
+    const transport = new StdioClientTransport({ command: '/nonexistent/mcp-server-binary' });
+    await expect(transport.start()).rejects.toMatchObject({ code: 'SPAWN_FAILED' });
+    await expect(transport.send({ jsonrpc: '2.0', method: 'x' })).rejects.toMatchObject({ code: 'NOT_CONNECTED' });
+  });
+});

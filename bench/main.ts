@@ -144,7 +144,16 @@ function evaluateTarget(spec: TargetSpec, scenarios: readonly ScenarioReport[], 
   const decide = (value: number): 'met' | 'missed' => ((spec.op === '<=' ? value <= spec.goal : value >= spec.goal) ? 'met' : 'missed');
   if (spec.scenario === 'footprint') {
     if (footprint === undefined) return { ...base, status: 'n/a', note: footprintRan ? 'the footprint scenario failed (see the failed runs)' : 'footprint runs only in the full benchmark' };
-    const kb = (footprint.mcpgen.serverPinnedBundle?.bytes ?? Number.NaN) / 1000;
+    const ours = footprint.mcpgen[spec.bundle ?? 'serverPinnedBundle'];
+    if (ours === undefined) return { ...base, status: 'n/a', note: 'bundle not measured' };
+    const bytes = spec.metric === 'totalBytes' || spec.metric === 'totalRatio' ? ours.totalBytes : ours.bytes;
+    if (spec.versus !== null) {
+      // One footprint run: the ratio to v2's server bundle (one file: v2 has no lazy chunks), not paired by repetition.
+      const theirs = footprint.v2.serverBundle.singleFileBytes;
+      const ratio = bytes / theirs;
+      return { ...base, ratio: { median: ratio, min: ratio, max: ratio, spread: 0, n: 1 }, versus: 'v2', status: decide(ratio) };
+    }
+    const kb = bytes / 1000;
     return { ...base, value: kb, unit: 'KB', status: decide(kb) };
   }
   const scenario = scenarios.find((candidate) => candidate.id === spec.scenario);

@@ -108,9 +108,12 @@ function installCell(install: InstallFootprint): string {
   return `${install.packageCount} pkg, ${mb(install.bytes)}`;
 }
 
-function bundleCell(impl: FootprintImpl, which: 'serverPinnedBundle' | 'serverBundle' | 'clientBundle'): string {
+function bundleCell(impl: FootprintImpl, which: 'serverPinnedBundle' | 'workerPinnedBundle' | 'serverBundle' | 'clientBundle'): string {
   const bundle = impl[which];
-  return bundle === undefined ? 'n/a (no per-revision build)' : `${kb(bundle.bytes)} (${kb(bundle.gzipBytes)} gz)`;
+  if (bundle === undefined) return 'n/a (no per-revision build)';
+  // Lazy chunks exist only where the program has dynamic imports; say so only then.
+  const lazy = bundle.totalBytes > bundle.bytes ? `; all chunks ${kb(bundle.totalBytes)}` : '';
+  return `${kb(bundle.bytes)} (${kb(bundle.gzipBytes)} gz${lazy}; one file ${kb(bundle.singleFileBytes)})`;
 }
 
 function renderFootprint(footprint: FootprintResult): string[] {
@@ -119,16 +122,17 @@ function renderFootprint(footprint: FootprintResult): string[] {
   return [
     '## 6. Footprint',
     '',
-    'Fresh `npm install` of what a minimal stdio server and client need (mcpgen from `npm pack` of this checkout), and esbuild bundles of the minimal programs (minified, ESM, Node). The floor needs nothing.',
+    'Fresh `npm install` of what a minimal stdio server and client need (mcpgen from `npm pack` of this checkout), and esbuild bundles of the minimal programs (minified, ESM, Node; the Worker: platform neutral with the `worker` and `browser` conditions). A bundle\'s size is what the program loads to start when esbuild splits code (`--splitting`, as Rollup, Vite and webpack split a dynamic `import()` by default): mcpgen loads a revision only when first negotiated, so lazily loaded revisions sit in chunks of their own ("all chunks"); "one file" is the same program bundled without splitting. The floor needs nothing.',
     '',
     `| | ${impls.join(' | ')} |`,
     `|---|${impls.map(() => '---').join('|')}|`,
     row('installed for the server', (impl) => installCell(impl.server)),
     row('installed for the client', (impl) => installCell(impl.client)),
     row('bundle: server pinned to 2025-11-25', (impl) => bundleCell(impl, 'serverPinnedBundle')),
+    row('bundle: Worker pinned to 2025-11-25', (impl) => bundleCell(impl, 'workerPinnedBundle')),
     row('bundle: server serving every revision', (impl) => bundleCell(impl, 'serverBundle')),
     row('bundle: client', (impl) => bundleCell(impl, 'clientBundle')),
-    row('smoke check (client → server echo)', (impl) => (impl.smokeCheck === 'ok' ? 'ok' : `unexpected: ${impl.smokeCheck}`)),
+    row('smoke check (client → server: tools/list, echo)', (impl) => (impl.smokeCheck.split(' / ').every((line) => line === '1 tool, ok') ? 'ok' : `unexpected: ${impl.smokeCheck}`)),
     '',
   ];
 }

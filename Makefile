@@ -13,15 +13,19 @@ TSX := node_modules/.bin/tsx
 TSC := node_modules/.bin/tsc
 VITEST := node_modules/.bin/vitest
 
-.PHONY: all install generate check build typecheck test demo examples docs clean
+.PHONY: all install system-deps generate check build typecheck test demo examples docs clean
 
-all: install check build
+all: install system-deps check build
 
 node_modules/.install-stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.install-stamp
+
+# chromium and redis-server, which the browser and Redis suites run, installed when missing.
+system-deps:
+	bash scripts/system-deps.sh
 
 generate: install
 	$(TSX) codegen/main.ts generate

@@ -4,7 +4,7 @@
  * to one revision carries only its own validators and a bundler drops the unreferenced ones.
  */
 import { CodegenError } from './model.js';
-import { canonicalJson, type Schema, stripAnnotations } from './schema-walk.js';
+import { canonicalJson, isSchemaObject, type Schema, stripAnnotations, walkSchema } from './schema-walk.js';
 import { codegenError } from './validator-emit/keywords.js';
 import { compileNode, FunctionBody, type ModuleScope, q } from './validator-emit/schema-code.js';
 
@@ -70,6 +70,7 @@ export function compileValidators(input: ValidatorModuleInput): CompiledValidato
     return name;
   };
 
+  const recurring = recurringSchemas(input);
   const checkOf = new Map<string, string>();
   for (const target of input.targets) {
     const name = input.definitions[target.name] === target.schema ? definitionFunction(target.name, target.name) : reserve(functionName(target.name), target.name, target.schema);
@@ -100,6 +101,7 @@ export function compileValidators(input: ValidatorModuleInput): CompiledValidato
         }
         return `${fn}(${data})`;
       },
+      shared: (sub) => worthSharing(sub) && (recurring.get(canonicalJson(stripAnnotations(sub))) ?? 0) > 1,
       helper: (helper) => {
         helpers.add(helper);
         return helper;
@@ -122,6 +124,33 @@ export function compileValidators(input: ValidatorModuleInput): CompiledValidato
     .map((name) => functions.get(name)!)
     .join('\n');
   return { code, checkOf, helpers: [...helpers].sort(), externalUsed: [...externalUsed].sort() };
+}
+
+/** Positions where a sub-schema checks a value of its own (and so could be a call). */
+function isValuePosition(path: readonly string[]): boolean {
+  const last = path[path.length - 1];
+  return path[path.length - 2] === 'properties' || last === 'items' || last === 'additionalProperties';
+}
+
+/** How often each inline schema occurs at a value position, by canonical text. */
+function recurringSchemas(input: ValidatorModuleInput): Map<string, number> {
+  const counts = new Map<string, number>();
+  const roots = [...Object.values(input.definitions), ...input.targets.filter((t) => input.definitions[t.name] !== t.schema).map((t) => t.schema)];
+  for (const root of roots) {
+    walkSchema(root, (schema, path) => {
+      if (!isValuePosition(path)) return;
+      const key = canonicalJson(stripAnnotations(schema));
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    });
+  }
+  return counts;
+}
+
+/** A schema with more than one check, so that a call is shorter than its inline code. */
+function worthSharing(schema: unknown): boolean {
+  if (!isSchemaObject(schema)) return false;
+  const keys = Object.keys(stripAnnotations(schema) as Schema);
+  return keys.length > 1 || keys.some((key) => ['properties', 'items', 'anyOf', 'allOf', 'additionalProperties'].includes(key));
 }
 
 /** One `export const` line: the typed Validator wrapping a compiled check. */

@@ -59,6 +59,14 @@ export function isObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Tests for optional properties of one type: absent (`undefined`) passes. */
+export const optString = (value: unknown): boolean => value === undefined || typeof value === 'string';
+export const optBoolean = (value: unknown): boolean => value === undefined || typeof value === 'boolean';
+export const optNumber = (value: unknown): boolean => value === undefined || Number.isFinite(value);
+export const optInteger = (value: unknown): boolean => value === undefined || Number.isInteger(value);
+export const optObject = (value: unknown): boolean => value === undefined || isObject(value);
+export const optArray = (value: unknown): boolean => value === undefined || Array.isArray(value);
+
 // RFC 3986 section 3: scheme ":" hier-part [ "?" query ] [ "#" fragment ], no spaces or controls.
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:\/\/(?:[^\s/?#@]*@)?(?:\[[0-9A-Fa-f:.]+\]|[^\s/?#:@[\]]*)(?::\d*)?)?[^\s#?]*(?:\?[^\s#]*)?(?:#\S*)?$/;
 const PERCENT_OK = /^(?:[^%]|%[0-9A-Fa-f]{2})*$/;
@@ -129,6 +137,14 @@ export function fail(path: string, keyword: string, params: Record<string, unkno
 export function typeError(path: string, type: string | readonly string[]): false {
   return fail(path, 'type', { type });
 }
+
+export const notString = (path: string): false => typeError(path, 'string');
+export const notObject = (path: string): false => typeError(path, 'object');
+export const notArray = (path: string): false => typeError(path, 'array');
+export const notBoolean = (path: string): false => typeError(path, 'boolean');
+export const notNumber = (path: string): false => typeError(path, 'number');
+export const notInteger = (path: string): false => typeError(path, 'integer');
+export const notNull = (path: string): false => typeError(path, 'null');
 
 /** `required` failed: reports the first of `names` that `data` lacks, as ajv does. */
 export function missing(path: string, data: Record<string, unknown>, names: readonly string[]): false {

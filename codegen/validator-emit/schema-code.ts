@@ -17,6 +17,8 @@ export interface ModuleScope {
   refCall(definition: string, data: string): string;
   /** A call expression checking `data` against an inline schema compiled as a function of its own. */
   schemaCall(schema: unknown, data: string): string;
+  /** Whether an inline schema recurs in the module often enough to be one shared function. */
+  shared(schema: unknown): boolean;
   /** Records that the code uses a validator-support helper and returns its name. */
   helper(name: string): string;
 }
@@ -115,6 +117,28 @@ function typeTest(types: readonly string[], data: string, scope: ModuleScope): s
   return tests.join(' || ');
 }
 
+/** Single types have a helper each, so the common check sites stay short. */
+const TYPE_HELPERS: Record<string, string> = {
+  string: 'notString',
+  object: 'notObject',
+  array: 'notArray',
+  boolean: 'notBoolean',
+  number: 'notNumber',
+  integer: 'notInteger',
+  null: 'notNull',
+};
+
+function typeFailure(scope: ModuleScope, type: unknown, at: string): string {
+  const single = typeof type === 'string' ? TYPE_HELPERS[type] : undefined;
+  return single !== undefined ? `${scope.helper(single)}(${at})` : `${scope.helper('typeError')}(${at}, ${literal(type)})`;
+}
+
+/** Checks `schema` on `data` at `path`: inline, or as a call when the schema is shared. */
+function compileValue(body: FunctionBody, scope: ModuleScope, schema: unknown, data: string, path: Path): void {
+  if (pureRef(schema) === null && scope.shared(schema)) checkCall(body, scope, scope.schemaCall(schema, data), path);
+  else compileNode(body, scope, schema, data, path);
+}
+
 /** `$ref` alone (annotations aside): a plain call of the definition's function. */
 export function pureRef(schema: unknown): string | null {
   if (!isSchemaObject(schema) || schema.$ref === undefined) return null;
@@ -158,7 +182,7 @@ export function compileNode(body: FunctionBody, scope: ModuleScope, schema: unkn
   const used = (group: GroupType) => GROUPS.find(([g]) => g === group)![1].some((keyword) => schema[keyword] !== undefined);
   // One type whose group has keywords: ajv checks the type where that group runs, after the untyped keywords.
   const deferred = types.length === 1 && types[0]! in GROUP_TYPES && used(types[0] as GroupType) ? (types[0] as GroupType) : null;
-  const typeCheck = () => body.line(`if (!(${typeTest(types, data, scope)})) return ${scope.helper('typeError')}(${at()}, ${literal(schema.type)});`);
+  const typeCheck = () => body.line(`if (!(${typeTest(types, data, scope)})) return ${typeFailure(scope, schema.type, at())};`);
   if (types.length > 0 && deferred === null) typeCheck();
 
   // Untyped keywords: $ref, const, enum, not, anyOf, allOf.
@@ -234,13 +258,30 @@ function compileGroup(body: FunctionBody, scope: ModuleScope, group: GroupType, 
         const item = body.fresh('v');
         body.open(`for (let ${index} = 0; ${index} < ${data}.length; ${index}++)`);
         body.line(`const ${item} = ${data}[${index}];`);
-        compileNode(body, scope, schema.items, item, [...path, { expr: index }]);
+        compileValue(body, scope, schema.items, item, [...path, { expr: index }]);
         body.close();
       }
       return;
     case 'object':
       compileObject(body, scope, schema, data, path);
   }
+}
+
+/** Helpers that accept `undefined` or a value of one type. */
+const OPTIONAL_HELPERS: Record<string, string> = {
+  string: 'optString',
+  boolean: 'optBoolean',
+  number: 'optNumber',
+  integer: 'optInteger',
+  object: 'optObject',
+  array: 'optArray',
+};
+
+/** The type of a schema that is `{ type: T }` alone (annotations aside), else null. */
+function plainType(schema: unknown): string | null {
+  if (!isSchemaObject(schema) || typeof schema.type !== 'string' || OPTIONAL_HELPERS[schema.type] === undefined) return null;
+  const { type, ...rest } = schema;
+  return acceptsAll(rest) ? type : null;
 }
 
 /** Support helpers that check each format. */
@@ -264,18 +305,24 @@ function compileObject(body: FunctionBody, scope: ModuleScope, schema: Schema, d
     else {
       const value = body.fresh('v');
       body.line(`const ${value} = ${data}[${key}];`);
-      compileNode(body, scope, extra, value, [...path, { expr: `${scope.helper('pointer')}(${key})` }]);
+      compileValue(body, scope, extra, value, [...path, { expr: `${scope.helper('pointer')}(${key})` }]);
     }
     body.close();
   }
   for (const [name, sub] of Object.entries(properties)) {
     if (acceptsAll(sub)) continue;
+    const optional = !required.includes(name);
+    const plain = plainType(sub);
+    if (optional && plain !== null) {
+      // An optional property of one plain type: one helper test, as short as a check can be.
+      body.line(`if (!${scope.helper(OPTIONAL_HELPERS[plain]!)}(${member(data, name)})) return ${typeFailure(scope, plain, pathCode([...path, pointerSegment(name)]))};`);
+      continue;
+    }
     const value = body.fresh('v');
     body.line(`const ${value} = ${member(data, name)};`);
     // A required property was found present above, so only optional ones need the test.
-    const optional = !required.includes(name);
     if (optional) body.open(`if (${value} !== undefined)`);
-    compileNode(body, scope, sub, value, [...path, pointerSegment(name)]);
+    compileValue(body, scope, sub, value, [...path, pointerSegment(name)]);
     if (optional) body.close();
   }
 }

@@ -1,5 +1,6 @@
 import type { MethodSpec, RevisionTable } from './method-table.js';
 import type { RevisionModel } from './model.js';
+import { compileValidators, supportImport, type ValidatorTarget, validatorExport } from './emit-validators.js';
 
 /** Names of values the revision index exports beside one type per definition. */
 export const VALUE_EXPORTS = ['revision', 'era', 'status', 'schemaSha256', 'methods', 'Method', 'ErrorCode', 'revisionModule', 'clientStubs', 'serverStubs', 'clientNotifiers', 'serverNotifiers'] as const;
@@ -26,25 +27,21 @@ function paramsValidatorTarget(spec: MethodSpec): string | null {
   return null;
 }
 
-/** `validators.ts`: one typed validator per definition, re-exported from the shared module. */
-export function emitValidatorsFile(model: RevisionModel, table: RevisionTable, exportsOf: ReadonlyMap<string, string>): string {
-  const lines = [
-    `import type { Validator } from '../contract.js';`,
-    `import * as V from '../shared/validators.js';`,
-    `import type * as T from './types.js';`,
-    '',
-  ];
+/** `validators.ts`: one typed validator per definition, compiled into this file. */
+export function emitValidatorsFile(model: RevisionModel, table: RevisionTable, targets: readonly ValidatorTarget[]): string {
+  const compiled = compileValidators({ revision: model.pin.revision, definitions: model.definitions, targets });
+  const lines = [supportImport(compiled, '../shared/validator-support.js'), `import type * as T from './types.js';`, ''];
   for (const name of Object.keys(model.definitions)) {
     lines.push(`/** Checks a value against the \`${name}\` definition. */`);
-    lines.push(`export const ${validatorName(name)} = V.${exportsOf.get(name)} as Validator<T.${name}>;`);
+    lines.push(validatorExport(validatorName(name), compiled.checkOf.get(name)!, `T.${name}`));
   }
   for (const spec of table.methods) {
     if (spec.paramsDefinition !== null || spec.paramsSchema === null) continue;
     const target = inlineParamsTarget(spec);
     lines.push(`/** Checks the inline \`params\` of \`${spec.method}\`. */`);
-    lines.push(`export const ${validatorName(target)} = V.${exportsOf.get(target)} as Validator<NonNullable<T.${spec.definition}['params']>>;`);
+    lines.push(validatorExport(validatorName(target), compiled.checkOf.get(target)!, `NonNullable<T.${spec.definition}['params']>`));
   }
-  return `${lines.join('\n')}\n`;
+  return `${lines.join('\n')}\n\n${compiled.code}\n`;
 }
 
 function paramsType(spec: MethodSpec): string {

@@ -1,9 +1,12 @@
-import Ajv, { type AnySchemaObject } from 'ajv';
-import standaloneCode from 'ajv/dist/standalone/index.js';
-import addFormats from 'ajv-formats';
-import { CodegenError, reachable, type RevisionModel } from './model.js';
-import { canonicalJson, mapSchema, refTarget, type Schema, stripAnnotations } from './schema-walk.js';
-import { sha256 } from './spec-source.js';
+/**
+ * mcpgen's ahead-of-time validator emitter: each revision's validators.ts holds that revision's
+ * checks as plain functions, one per definition reached (a `$ref` is a call), so a bundle pinned
+ * to one revision carries only its own validators and a bundler drops the unreferenced ones.
+ */
+import { CodegenError } from './model.js';
+import { canonicalJson, isSchemaObject, type Schema, stripAnnotations, walkSchema } from './schema-walk.js';
+import { codegenError } from './validator-emit/keywords.js';
+import { compileNode, FunctionBody, type ModuleScope, q } from './validator-emit/schema-code.js';
 
 /** A schema to compile into a named validator for one revision. */
 export interface ValidatorTarget {
@@ -12,95 +15,150 @@ export interface ValidatorTarget {
   readonly schema: Schema;
 }
 
-/** Shared validator module plus, per revision, which export validates which target. */
-export interface SharedValidators {
-  /** JavaScript source of the shared module (ES module, no eval). */
+/** What a module compiles and where its definitions live. */
+export interface ValidatorModuleInput {
+  readonly revision: string;
+  readonly definitions: Readonly<Record<string, Schema>>;
+  readonly targets: readonly ValidatorTarget[];
+  /**
+   * Definitions another module compiles (an extension's core revision), each by the name of the
+   * Validator that module exports; they are called through `subValidator`.
+   */
+  readonly external?: ReadonlyMap<string, string>;
+}
+
+/** The compiled functions of one module, ready to be written after its imports and exports. */
+export interface CompiledValidators {
+  /** Function declarations, in a stable order. */
   readonly code: string;
-  /** revision → target name → export name in the shared module. */
-  readonly exports: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Target name → the function that checks it. */
+  readonly checkOf: ReadonlyMap<string, string>;
+  /** validator-support helpers the functions call, sorted. */
+  readonly helpers: readonly string[];
+  /** External validators the functions call, sorted. */
+  readonly externalUsed: readonly string[];
 }
 
-/** How ajv's standalone output reaches format checkers and runtime helpers, and what replaces it. */
-const REQUIRE_REWRITES: ReadonlyArray<[RegExp, string]> = [
-  [/require\("ajv-formats\/dist\/formats"\)\.fullFormats\.uri\b(?!-)/g, 'formats.uri'],
-  [/require\("ajv-formats\/dist\/formats"\)\.fullFormats\.byte\b/g, 'formats.byte'],
-  [/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, 'ucs2length'],
-  [/require\("ajv\/dist\/runtime\/equal"\)\.default/g, 'equal'],
-];
-
-function exportIdentifier(name: string, hash: string): string {
-  return `${name.replace(/[^A-Za-z0-9_]/g, '_')}_${hash.slice(0, 8)}`;
+function functionName(target: string): string {
+  return `check${target.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
 
-/**
- * Compiles every target of every revision into one module. Targets whose schema and whose
- * reachable definitions are identical (annotations ignored) share one validator, so six
- * revisions do not carry six copies of `TextContent`.
- */
-export function emitSharedValidators(models: readonly RevisionModel[], targetsByRevision: ReadonlyMap<string, readonly ValidatorTarget[]>): SharedValidators {
-  const ajv = new Ajv.default({
-    // strict rejects unknown (e.g. 2020-12-only) keywords, naming the definition; required-only
-    // `anyOf` alternatives (at least one of A or B) are legitimate, so strictRequired is off.
-    strict: true,
-    strictRequired: false,
-    allowUnionTypes: true,
-    inlineRefs: false,
-    code: { source: true, esm: true, lines: false, optimize: true },
-  });
-  addFormats.default(ajv, ['uri', 'byte', 'uri-template']);
+/** Compiles the targets and every definition they reach into one module's functions. */
+export function compileValidators(input: ValidatorModuleInput): CompiledValidators {
+  const functions = new Map<string, string>();
+  const helpers = new Set<string>();
+  const externalUsed = new Set<string>();
+  const byDefinition = new Map<string, string>();
+  const queue: Array<{ name: string; owner: string; schema: unknown }> = [];
+  // Inline sub-schemas that need a function (anyOf branches) share one when they are equal.
+  const inline = new Map<string, string>();
+  const inlineCount = new Map<string, number>();
 
-  const exports = new Map<string, Map<string, string>>();
-  const registered = new Map<string, string>(); // export id → owner "<rev>:<name>" for messages
-  const mapping: Record<string, string> = {};
+  const reserve = (name: string, owner: string, schema: unknown): string => {
+    if (functions.has(name)) throw new CodegenError(`revision ${input.revision}: validator function ${name} would be emitted twice (definition ${owner})`);
+    functions.set(name, '');
+    queue.push({ name, owner, schema });
+    return name;
+  };
+  const definitionFunction = (definition: string, from: string): string => {
+    const known = byDefinition.get(definition);
+    if (known !== undefined) return known;
+    const schema = input.definitions[definition];
+    if (schema === undefined) throw new CodegenError(`revision ${input.revision}: definition ${from} refers to unknown definition ${definition}`);
+    const name = reserve(functionName(definition), definition, schema);
+    byDefinition.set(definition, name);
+    return name;
+  };
 
-  for (const model of models) {
-    const defIds = new Map<string, string>();
-    const idOf = (name: string, schema: Schema): string => {
-      const closure = reachable(model, [], [schema]);
-      const key = canonicalJson([name, stripAnnotations(schema), closure.map((n) => [n, stripAnnotations(model.definitions[n])])]);
-      return exportIdentifier(name, sha256(key));
+  const recurring = recurringSchemas(input);
+  const checkOf = new Map<string, string>();
+  for (const target of input.targets) {
+    const name = input.definitions[target.name] === target.schema ? definitionFunction(target.name, target.name) : reserve(functionName(target.name), target.name, target.schema);
+    checkOf.set(target.name, name);
+  }
+
+  while (queue.length > 0) {
+    const { name, owner, schema } = queue.shift()!;
+    const scope: ModuleScope = {
+      site: { revision: input.revision, definition: owner },
+      refCall: (definition, data) => {
+        const external = input.external?.get(definition);
+        if (external !== undefined) {
+          externalUsed.add(external);
+          helpers.add('subValidator');
+          return `subValidator(${external}, ${data})`;
+        }
+        return `${definitionFunction(definition, owner)}(${data})`;
+      },
+      schemaCall: (sub, data) => {
+        const key = canonicalJson(stripAnnotations(sub));
+        let fn = inline.get(key);
+        if (fn === undefined) {
+          const n = (inlineCount.get(owner) ?? 0) + 1;
+          inlineCount.set(owner, n);
+          fn = reserve(`${functionName(owner)}$${n}`, owner, sub);
+          inline.set(key, fn);
+        }
+        return `${fn}(${data})`;
+      },
+      shared: (sub) => worthSharing(sub) && (recurring.get(canonicalJson(stripAnnotations(sub))) ?? 0) > 1,
+      helper: (helper) => {
+        helpers.add(helper);
+        return helper;
+      },
     };
-    for (const [name, def] of Object.entries(model.definitions)) defIds.set(name, idOf(name, def));
-
-    const revExports = new Map<string, string>();
-    const targets = targetsByRevision.get(model.pin.revision) ?? [];
-    for (const target of targets) {
-      const id = defIds.get(target.name) ?? idOf(target.name, target.schema);
-      revExports.set(target.name, id);
-      if (registered.has(id)) continue;
-      registered.set(id, `${model.pin.revision}:${target.name}`);
-      const body = mapSchema(stripAnnotations(target.schema), (schema) => {
-        const ref = refTarget(schema.$ref);
-        return ref === null ? schema : { ...schema, $ref: defIds.get(ref)! };
-      }) as Schema;
-      try {
-        ajv.addSchema({ ...body, $id: id } as AnySchemaObject);
-      } catch (error) {
-        throw new CodegenError(`revision ${model.pin.revision}: definition ${target.name} does not compile: ${(error as Error).message}`);
-      }
-      mapping[id] = id;
-    }
-    exports.set(model.pin.revision, revExports);
-  }
-
-  // Compile one by one first, so a failure names the definition that caused it.
-  for (const [id, owner] of registered) {
+    const body = new FunctionBody();
     try {
-      ajv.getSchema(id);
+      compileNode(body, scope, schema, 'd', []);
     } catch (error) {
-      const [revision, name] = owner.split(':');
-      throw new CodegenError(`revision ${revision}: definition ${name} does not compile: ${(error as Error).message}`);
+      if (error instanceof CodegenError) throw error;
+      throw codegenError(scope.site, (error as Error).message);
     }
+    if (body.usesMark) helpers.add('mark');
+    const lines = [`function ${name}(d: any): boolean {`, ...(body.usesMark ? ['  const s = mark();'] : []), ...body.lines, '  return true;', '}'];
+    functions.set(name, lines.join('\n'));
   }
 
-  const sortedMapping: Record<string, string> = {};
-  for (const id of Object.keys(mapping).sort()) sortedMapping[id] = id;
-  let code = standaloneCode.default(ajv, sortedMapping);
-  code = code.replace(/^"use strict";/, '');
-  for (const [pattern, replacement] of REQUIRE_REWRITES) code = code.replace(pattern, replacement);
-  if (/\brequire\(/.test(code)) {
-    const sample = /require\([^)]*\)[^;]*/.exec(code)?.[0];
-    throw new CodegenError(`validator code still requires a module after rewriting: ${sample}; add a rewrite in codegen/emit-validators.ts`);
+  const code = [...functions.keys()]
+    .sort()
+    .map((name) => functions.get(name)!)
+    .join('\n');
+  return { code, checkOf, helpers: [...helpers].sort(), externalUsed: [...externalUsed].sort() };
+}
+
+/** Positions where a sub-schema checks a value of its own (and so could be a call). */
+function isValuePosition(path: readonly string[]): boolean {
+  const last = path[path.length - 1];
+  return path[path.length - 2] === 'properties' || last === 'items' || last === 'additionalProperties';
+}
+
+/** How often each inline schema occurs at a value position, by canonical text. */
+function recurringSchemas(input: ValidatorModuleInput): Map<string, number> {
+  const counts = new Map<string, number>();
+  const roots = [...Object.values(input.definitions), ...input.targets.filter((t) => input.definitions[t.name] !== t.schema).map((t) => t.schema)];
+  for (const root of roots) {
+    walkSchema(root, (schema, path) => {
+      if (!isValuePosition(path)) return;
+      const key = canonicalJson(stripAnnotations(schema));
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    });
   }
-  return { code, exports };
+  return counts;
+}
+
+/** A schema with more than one check, so that a call is shorter than its inline code. */
+function worthSharing(schema: unknown): boolean {
+  if (!isSchemaObject(schema)) return false;
+  const keys = Object.keys(stripAnnotations(schema) as Schema);
+  return keys.length > 1 || keys.some((key) => ['properties', 'items', 'anyOf', 'allOf', 'additionalProperties'].includes(key));
+}
+
+/** One `export const` line: the typed Validator wrapping a compiled check. */
+export function validatorExport(exportName: string, check: string, type: string): string {
+  return `export const ${exportName} = /* @__PURE__ */ validator<${type}>(${check});`;
+}
+
+/** The import of validator-support for a module (`path` is relative to that module). */
+export function supportImport(compiled: CompiledValidators, path: string): string {
+  return `import { ${[...new Set([...compiled.helpers, 'validator'])].sort().join(', ')} } from ${q(path)};`;
 }

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inlineParamsTarget, validatorName } from './emit-revision.js';
 import { emitTypes } from './emit-types.js';
-import type { ValidatorTarget } from './emit-validators.js';
+import { compileValidators, supportImport, type ValidatorTarget, validatorExport } from './emit-validators.js';
 import { EXTENSION_OVERLAY } from './extension-overlay.js';
 import type { MethodSpec, RevisionTable } from './method-table.js';
 import { buildModel, CodegenError, reachable, type RevisionModel } from './model.js';
@@ -215,7 +215,7 @@ function q(text: string): string {
 }
 
 /** The files of generated/extensions/<name>/ (without headers), by file name. */
-export async function emitExtensionFiles(built: BuiltExtension, exportsOf: ReadonlyMap<string, string>, emitMethods: (model: RevisionModel, table: RevisionTable) => string): Promise<Record<string, string>> {
+export async function emitExtensionFiles(built: BuiltExtension, emitMethods: (model: RevisionModel, table: RevisionTable) => string): Promise<Record<string, string>> {
   const { pin, model, local, referenced, table } = built;
   const coreDir = `../../${pin.core}`;
   const localModel: RevisionModel = { ...model, definitions: Object.fromEntries(local.map((name) => [name, model.definitions[name]!])) };
@@ -228,9 +228,12 @@ export async function emitExtensionFiles(built: BuiltExtension, exportsOf: Reado
     await emitTypes(localModel),
   ].join('\n');
 
+  // Shared definitions are the core revision's: its exported validators run them as sub-checks.
+  const external = new Map(referenced.map((name) => [name, validatorName(name)]));
+  const compiled = compileValidators({ revision: model.pin.revision, definitions: model.definitions, targets: built.targets, external });
   const validatorLines = [
-    `import type { Validator } from '../../contract.js';`,
-    `import * as V from '../../shared/validators.js';`,
+    supportImport(compiled, '../../shared/validator-support.js'),
+    ...(compiled.externalUsed.length > 0 ? [`import { ${compiled.externalUsed.join(', ')} } from '${coreDir}/validators.js';`] : []),
     `import type * as T from './types.js';`,
     '',
     `export { ${referenced.map(validatorName).join(', ')} } from '${coreDir}/validators.js';`,
@@ -238,14 +241,15 @@ export async function emitExtensionFiles(built: BuiltExtension, exportsOf: Reado
   ];
   for (const name of local) {
     validatorLines.push(`/** Checks a value against the \`${name}\` definition. */`);
-    validatorLines.push(`export const ${validatorName(name)} = V.${exportsOf.get(name)} as Validator<T.${name}>;`);
+    validatorLines.push(validatorExport(validatorName(name), compiled.checkOf.get(name)!, `T.${name}`));
   }
   for (const spec of table.methods) {
     if (spec.paramsDefinition !== null || spec.paramsSchema === null) continue;
     const target = inlineParamsTarget(spec);
     validatorLines.push(`/** Checks the inline \`params\` of \`${spec.method}\`. */`);
-    validatorLines.push(`export const ${validatorName(target)} = V.${exportsOf.get(target)} as Validator<NonNullable<T.${spec.definition}['params']>>;`);
+    validatorLines.push(validatorExport(validatorName(target), compiled.checkOf.get(target)!, `NonNullable<T.${spec.definition}['params']>`));
   }
+  validatorLines.push('', compiled.code);
 
   const methods = emitMethods(localModel, table)
     .replace(/from '\.\.\/contract\.js'/g, `from '../../contract.js'`)

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, relative } from 'node:path';
 import { emitErrorsFile, emitIndexFile, emitMethodsFile, emitValidatorsFile, inlineParamsTarget, TYPE_EXPORTS, VALUE_EXPORTS } from './emit-revision.js';
 import { emitTypes } from './emit-types.js';
-import { emitSharedValidators, type ValidatorTarget } from './emit-validators.js';
+import type { ValidatorTarget } from './emit-validators.js';
 import { buildExtension, emitExtensionFiles, extensionSourceKey, readExtensionPins, type BuiltExtension, type ExtensionPin } from './extensions.js';
 import { buildTable, type RevisionTable } from './method-table.js';
 import { buildModel, CodegenError, type RevisionModel } from './model.js';
@@ -129,9 +129,6 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
     extensions.push(built);
     targets.set(built.model.pin.revision, [...built.targets]);
   }
-  // Extensions compile into the same shared module, so a definition they share with a core
-  // revision is one validator.
-  const shared = emitSharedValidators([...models, ...extensions.map((built) => built.model)], targets);
   // A revision being added has its patch list in options.patches; its file is written afterwards.
   const pending = new Map(
     [...(options.patches ?? new Map<string, readonly Patch[]>())].filter(([rev]) => !existsSync(join(root, 'spec', 'patches', `${rev}.json`))).map(([rev, list]) => [`${rev}.json`, patchFileText(list)]),
@@ -141,31 +138,19 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
   const allHash = sha256(pins.map((p) => p.sha256).join('\n'));
   const files: GeneratedFiles = new Map();
   const put = (path: string, label: string, hash: string, body: string) => files.set(path, `${header(label, hash)}${body}`);
-  const sharedLabel = [allLabel, ...extensions.map((built) => extensionSourceKey(built.pin))].join(', ');
-  const sharedHash = extensions.length === 0 ? allHash : sha256([...pins.map((p) => p.sha256), ...extensions.map((built) => built.pin.sha256)].join('\n'));
 
   const template = (name: string) => readFileSync(join(root, 'codegen', 'templates', name), 'utf8');
   put('contract.ts', allLabel, allHash, template('contract.ts'));
   put('shared/validator-support.ts', allLabel, allHash, template('validator-support.ts').replace(`from './contract.js'`, `from '../contract.js'`));
-  put(
-    'shared/validators.ts',
-    sharedLabel,
-    sharedHash,
-    `// @ts-nocheck -- ajv's standalone output is plain JavaScript; the typed surface is each revision's validators.ts.\n` +
-      `import type { Validator } from '../contract.js';\nimport { equal, formats, ucs2length } from './validator-support.js';\n` +
-      `${shared.code.replace(/\/\*# sourceURL="[^"]*" \*\/;?/g, '').replace(/export const ([A-Za-z0-9_]+) = (validate\d+);/g, 'export const $1 = $2 as unknown as Validator;\n')}\n`,
-  );
-
   for (const model of models) {
     const rev = model.pin.revision;
     const table = tables.get(rev)!;
-    const exportsOf = shared.exports.get(rev)!;
     let body: Record<string, string>;
     try {
       const { 'methods.ts': methods, 'errors.ts': errors, 'index.ts': index } = tableFiles.get(rev)!;
       body = {
         'types.ts': await emitTypes(model),
-        'validators.ts': emitValidatorsFile(model, table, exportsOf),
+        'validators.ts': emitValidatorsFile(model, table, targets.get(rev)!),
         'methods.ts': methods,
         'errors.ts': errors,
         'index.ts': index,
@@ -201,7 +186,7 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
     const dir = `extensions/${pin.name}`;
     let body: Record<string, string>;
     try {
-      body = await emitExtensionFiles(built, shared.exports.get(model.pin.revision)!, emitMethodsFile);
+      body = await emitExtensionFiles(built, emitMethodsFile);
     } catch (error) {
       throw asCodegenError(extensionSourceKey(pin), error);
     }

@@ -58,14 +58,24 @@ function senderOf(model: RevisionModel, spec: MethodSpec): 'client' | 'server' {
   return spec.direction === 'server-to-client' ? 'server' : 'client';
 }
 
-/** The gate of a change notification: its sender's flag, which the schema must define. */
-function announcingFlag(model: RevisionModel, spec: MethodSpec, sender: 'client' | 'server'): readonly string[] {
-  const gate = spec.capability;
-  if (gate === null || gate.holder !== 'sender' || !capabilityPathExists(model, sender, gate.path)) {
-    const side = sender === 'client' ? 'ClientCapabilities' : 'ServerCapabilities';
-    throw new CodegenError(`revision ${model.pin.revision}: definition ${spec.definition} (${spec.method}) has no capability flag in ${side}; set its gate in CAPABILITY_OVERLAY`);
+/**
+ * The flag that announces a change notification, in its sender's capabilities. A list's flag
+ * is `listChanged` inside the capability its list request needs (ListToolsRequest needs
+ * `tools`, so ServerCapabilities.tools.listChanged); the notification's own gate, where it has
+ * one, must agree. Other notifications use their gate.
+ */
+function announcingFlag(model: RevisionModel, spec: MethodSpec, sender: 'client' | 'server', list: MethodSpec | undefined): readonly string[] {
+  const side = sender === 'client' ? 'ClientCapabilities' : 'ServerCapabilities';
+  const gate = spec.capability?.holder === 'sender' ? spec.capability.path : null;
+  const derived = list?.capability?.holder === 'receiver' ? [...list.capability.path, 'listChanged'] : null;
+  if (derived !== null && gate !== null && derived.join('.') !== gate.join('.')) {
+    throw new CodegenError(`revision ${model.pin.revision}: definition ${spec.definition} (${spec.method}) is gated by ${gate.join('.')} in CAPABILITY_OVERLAY, but its list ${list!.definition} announces changes with ${derived.join('.')}`);
   }
-  return gate.path;
+  const flag = derived ?? gate;
+  if (flag === null || !capabilityPathExists(model, sender, flag)) {
+    throw new CodegenError(`revision ${model.pin.revision}: definition ${spec.definition} (${spec.method}) has no capability flag in ${side}${flag === null ? '' : ` (${flag.join('.')})`}; set its gate in CAPABILITY_OVERLAY`);
+  }
+  return flag;
 }
 
 /**
@@ -80,19 +90,19 @@ export function buildChangeNotifications(model: RevisionModel, methods: readonly
     const noun = /^(.+)ListChangedNotification$/.exec(spec.definition)?.[1];
     const update = overlays.itemUpdate[spec.definition];
     if (noun === undefined && update === undefined) continue;
-    const facts = () => {
+    const facts = (list?: MethodSpec) => {
       const sender = senderOf(model, spec);
-      return { notification: spec.method, sender, capability: announcingFlag(model, spec, sender), subscriptionFilter: filterMember(model, spec.definition) };
+      return { notification: spec.method, sender, capability: announcingFlag(model, spec, sender, list), subscriptionFilter: filterMember(model, spec.definition) };
     };
     if (noun !== undefined) {
       const named = [`List${noun}sRequest`, `List${noun}Request`].filter((name) => byDefinition.get(name)?.kind === 'request').slice(0, 1);
       const extra = (overlays.listChanged[spec.definition]?.alsoLists ?? []).filter((name) => byDefinition.get(name)?.kind === 'request');
-      const lists = [...named, ...extra].map((name) => byDefinition.get(name)!.method).sort();
+      const lists = [...named, ...extra].map((name) => byDefinition.get(name)!);
       if (lists.length === 0) {
         warnings.push(`revision ${model.pin.revision}: definition ${spec.definition} (${spec.method}) invalidates no list: the revision has no List${noun}sRequest; add the lists to LIST_CHANGED_OVERLAY`);
         continue;
       }
-      out.push({ ...facts(), invalidates: lists, key: null });
+      out.push({ ...facts(lists[0]), invalidates: lists.map((list) => list.method).sort(), key: null });
       continue;
     }
     const request = byDefinition.get(update!.request);

@@ -45,3 +45,12 @@ describe('emitMethodNamesFile', () => {
     }
   });
 });
+
+describe('the revision-independent modules', () => {
+  it.each(['methods.ts', 'change-notifications.ts', 'index.ts'])('generated/%s imports no revision module statically', async (file) => {
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(new URL(`../../generated/${file}`, import.meta.url), 'utf8');
+    const imports = [...text.matchAll(/^import [^;]*from '([^']+)';$/gm)].map((match) => match[1]);
+    expect(imports.every((path) => path === './contract.js'), imports.join(', ')).toBe(true);
+  });
+});

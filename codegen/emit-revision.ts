@@ -186,6 +186,12 @@ export function emitErrorsFile(table: RevisionTable): string {
   return `/** JSON-RPC and MCP error codes of this revision. */\nexport const ErrorCode = {\n${rows.join('\n')}\n} as const;\n\n/** One of this revision's error codes. */\nexport type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];\n`;
 }
 
+/** The RevisionFeatures object literal of a revision. */
+export function featuresLiteral(table: RevisionTable): string {
+  const { primingEvents, ssePolling, resumableStreams } = table.features;
+  return `{ primingEvents: ${primingEvents}, ssePolling: ${ssePolling}, resumableStreams: ${resumableStreams} }`;
+}
+
 /** `index.ts`: the revision's public surface and its RevisionModule. */
 export function emitIndexFile(model: RevisionModel, table: RevisionTable): string {
   const defs = Object.keys(model.definitions).map((n) => `    ${n}: ${validatorName(n)},`);
@@ -218,6 +224,7 @@ export function emitIndexFile(model: RevisionModel, table: RevisionTable): strin
     `  methods,`,
     `  errorCodes: ErrorCode,`,
     `  batching: ${table.batching},`,
+    `  features: ${featuresLiteral(table)},`,
     `  loggingLevels: [${table.loggingLevels.map(q).join(', ')}],`,
     `  definitions: {`,
     ...defs,

@@ -159,7 +159,7 @@ function buildExtensionTable(key: string, model: RevisionModel, name: string, id
     if (!methods.some((spec) => spec.method === method)) throw new CodegenError(`${key}: codegen/extension-overlay.ts names method ${method}, which the schema does not define`);
   }
   methods.sort((a, b) => (a.method < b.method ? -1 : 1));
-  return { methods, errorCodes: [], batching: false, loggingLevels: [], warnings: [] };
+  return { methods, errorCodes: [], batching: false, features: { primingEvents: false, ssePolling: false, resumableStreams: false }, changeNotifications: [], loggingLevels: [], warnings: [] };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { emitErrorsFile, emitIndexFile, emitMethodsFile, emitValidatorsFile, inlineParamsTarget, TYPE_EXPORTS, VALUE_EXPORTS } from './emit-revision.js';
+import { emitChangeNotificationsFile, emitMethodNamesFile } from './emit-facts.js';
+import { emitErrorsFile, emitIndexFile, emitMethodsFile, emitValidatorsFile, featuresLiteral, inlineParamsTarget, TYPE_EXPORTS, VALUE_EXPORTS } from './emit-revision.js';
 import { emitTypes } from './emit-types.js';
 import type { ValidatorTarget } from './emit-validators.js';
 import { buildExtension, emitExtensionFiles, extensionSourceKey, readExtensionPins, type BuiltExtension, type ExtensionPin } from './extensions.js';
@@ -136,6 +137,9 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
   const cgHash = codegenHash(root, pending);
   const allLabel = pins.map((p) => p.revision).join(', ');
   const allHash = sha256(pins.map((p) => p.sha256).join('\n'));
+  // Files that span the revisions and the extensions (the method names) are labelled with both.
+  const sharedLabel = [allLabel, ...extensions.map((built) => extensionSourceKey(built.pin))].join(', ');
+  const sharedHash = extensions.length === 0 ? allHash : sha256([...pins.map((p) => p.sha256), ...extensions.map((built) => built.pin.sha256)].join('\n'));
   const files: GeneratedFiles = new Map();
   const put = (path: string, label: string, hash: string, body: string) => files.set(path, `${header(label, hash)}${body}`);
 
@@ -223,7 +227,7 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
     allLabel,
     allHash,
     [
-      `import type { Era, RevisionModule } from './contract.js';`,
+      `import type { Era, RevisionFeatures, RevisionModule } from './contract.js';`,
       '',
       `export type * from './contract.js';`,
       '',
@@ -239,6 +243,10 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
       `export const eras: Readonly<Record<Revision, Era>> = {`,
       ...pins.map((p) => `  '${p.revision}': '${p.era}',`),
       `};`,
+      `/** The transport features of each pinned revision, readable without loading its module. */`,
+      `export const revisionFeatures: Readonly<Record<Revision, RevisionFeatures>> = {`,
+      ...pins.map((p) => `  '${p.revision}': ${featuresLiteral(tables.get(p.revision)!)},`),
+      `};`,
       `/** Lazy loaders, so a program pays only for the revisions it speaks. */`,
       `export const loaders: Readonly<Record<Revision, () => Promise<RevisionModule>>> = {`,
       ...pins.map((p) => `  '${p.revision}': async () => (await import('./${p.revision}/index.js')).revisionModule,`),
@@ -246,6 +254,16 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
       '',
     ].join('\n'),
   );
+  put(
+    'methods.ts',
+    sharedLabel,
+    sharedHash,
+    emitMethodNamesFile([
+      ...models.map((model) => ({ label: model.pin.revision, methods: tables.get(model.pin.revision)!.methods })),
+      ...extensions.map((built) => ({ label: `extension ${built.pin.id}`, methods: built.table.methods })),
+    ]),
+  );
+  put('change-notifications.ts', allLabel, allHash, emitChangeNotificationsFile(models.map((model) => [model.pin.revision, tables.get(model.pin.revision)!.changeNotifications] as const)));
   put(
     'all.ts',
     allLabel,

@@ -1,7 +1,9 @@
+import { buildChangeNotifications, type ChangeNotificationSpec } from './change-notifications.js';
+import { revisionFeatures } from './revision-features.js';
 import { CAPABILITY_OVERLAY, ERROR_CODE_OVERLAY, LOGGING_SEVERITY_ORDER, STUB_NAME_OVERLAY } from './overlay.js';
 import { CodegenError, type RevisionModel } from './model.js';
 import { isSchemaObject, refTarget, type Schema } from './schema-walk.js';
-import type { MethodDirection } from './templates/contract.js';
+import type { MethodDirection, RevisionFeatures } from './templates/contract.js';
 
 /** Everything codegen derives about one method; the emitters turn it into code. */
 export interface MethodSpec {
@@ -30,6 +32,10 @@ export interface RevisionTable {
   readonly methods: readonly MethodSpec[];
   readonly errorCodes: ReadonlyArray<{ readonly name: string; readonly code: number; readonly cite: string }>;
   readonly batching: boolean;
+  /** Transport features (priming events, SSE polling, resumable streams). */
+  readonly features: RevisionFeatures;
+  /** The notifications that make cached results stale, by notification method. */
+  readonly changeNotifications: readonly ChangeNotificationSpec[];
   /** The schema's LoggingLevel values, least severe first; empty when it has none. */
   readonly loggingLevels: readonly string[];
   readonly warnings: readonly string[];
@@ -176,7 +182,9 @@ export function buildTable(model: RevisionModel): RevisionTable {
     })
     .sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
 
-  return { methods, errorCodes: errorCodes(model), batching: allowsBatches(model), loggingLevels: loggingLevels(model), warnings };
+  const changeNotifications = buildChangeNotifications(model, methods, warnings);
+  const features = revisionFeatures(model, methods, warnings);
+  return { methods, errorCodes: errorCodes(model), batching: allowsBatches(model), features, changeNotifications, loggingLevels: loggingLevels(model), warnings };
 }
 
 function screamingSnake(name: string): string {

@@ -223,3 +223,74 @@ export const STUB_NAME_OVERLAY: Readonly<Record<string, string>> = {
  * Codegen checks that the set equals the schema's enum.
  */
 export const LOGGING_SEVERITY_ORDER: readonly string[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/**
+ * Lists a `<Noun>ListChangedNotification` makes stale beyond the one its name gives
+ * (`List<Noun>sRequest`), keyed by the notification's definition; codegen drops a listed
+ * request a revision does not define.
+ */
+export interface ListChangedOverlayEntry {
+  /** Request definitions whose results the notification also makes stale. */
+  readonly alsoLists: readonly string[];
+  readonly cite: string;
+}
+
+export const LIST_CHANGED_OVERLAY: Readonly<Record<string, ListChangedOverlayEntry>> = {
+  // Templates are listed under the `resources` capability, whose `listChanged` flag announces
+  // "changes to the resource list"; a client holding both lists drops both.
+  ResourceListChangedNotification: {
+    alsoLists: ['ListResourceTemplatesRequest'],
+    cite: 'docs/specification/2025-06-18/server/resources.mdx#list-changed-notification; #resource-templates',
+  },
+};
+
+/**
+ * Notifications that make one item's cached result stale, keyed by the notification's
+ * definition: `request` is the request definition whose result goes stale, and `key` the
+ * params member both carry that names the item. Codegen checks that both params have it.
+ */
+export interface ItemUpdateOverlayEntry {
+  readonly request: string;
+  readonly key: string;
+  readonly cite: string;
+}
+
+export const ITEM_UPDATE_OVERLAY: Readonly<Record<string, ItemUpdateOverlayEntry>> = {
+  ResourceUpdatedNotification: {
+    request: 'ReadResourceRequest',
+    key: 'uri',
+    cite: 'docs/specification/2025-06-18/server/resources.mdx#subscriptions (the client may read the resource again)',
+  },
+};
+
+/** Streamable HTTP behaviour of a stateful revision, as its transport page states it. */
+export interface TransportOverlayEntry {
+  /** A server's SSE stream starts with an event holding an event id and empty data. */
+  readonly primingEvents: boolean;
+  /** A server may close the connection (not the stream) after a `retry` field; the client reconnects. */
+  readonly ssePolling: boolean;
+  /** A client may resume a broken stream with `Last-Event-ID`. */
+  readonly resumableStreams: boolean;
+}
+
+/**
+ * Transport facts no schema carries (no definition or description mentions SSE), keyed by
+ * the transport page of a stateful revision that states them; the key is the citation.
+ * Stateless revisions need no entry: their schema has no `initialize`, and the stateless
+ * Streamable HTTP has neither sessions nor resumable streams
+ * (docs/specification/2026-07-28/basic/transports/streamable-http.mdx#receiving-messages:
+ * "Resumable SSE streams via Last-Event-ID are not supported"). A stateful revision without
+ * an entry gets every fact false, with a warning.
+ */
+export const TRANSPORT_OVERLAY: Readonly<Record<string, TransportOverlayEntry>> = {
+  // HTTP+SSE: an `endpoint` event, then messages; no event ids, no resumption.
+  'docs/specification/2024-11-05/basic/transports.mdx': { primingEvents: false, ssePolling: false, resumableStreams: false },
+  // Streamable HTTP: event ids and Last-Event-ID (#resumability-and-redelivery); the server
+  // "SHOULD NOT close the SSE stream before sending" the response.
+  'docs/specification/2025-03-26/basic/transports.mdx': { primingEvents: false, ssePolling: false, resumableStreams: true },
+  'docs/specification/2025-06-18/basic/transports.mdx': { primingEvents: false, ssePolling: false, resumableStreams: true },
+  // #sending-messages-to-the-server item 6: "an SSE event consisting of an event ID and an
+  // empty data field in order to prime the client to reconnect"; the server MAY then close the
+  // connection after a `retry` field and the client polls; GET streams likewise.
+  'docs/specification/2025-11-25/basic/transports.mdx': { primingEvents: true, ssePolling: true, resumableStreams: true },
+};

@@ -84,6 +84,44 @@ export interface MethodInfo {
 /** The protocol era of a revision: `stateful` (initialize handshake) or `stateless` (per-request `_meta`). */
 export type Era = 'stateful' | 'stateless';
 
+/**
+ * Transport behaviour that differs between revisions (Streamable HTTP), from each revision's
+ * transport page; see codegen/overlay.ts for the citations.
+ */
+export interface RevisionFeatures {
+  /** A server's SSE stream starts with a priming event: an event id, empty `data` and `retry`. */
+  readonly primingEvents: boolean;
+  /**
+   * A server may close an SSE connection without ending the stream, after sending `retry`;
+   * the client reconnects with `Last-Event-ID` ("polling").
+   */
+  readonly ssePolling: boolean;
+  /** A client may resume a broken SSE stream with `Last-Event-ID`. */
+  readonly resumableStreams: boolean;
+}
+
+/**
+ * A notification that makes cached results stale, from the schema's list_changed and
+ * updated notifications: which requests' results, and who may send it under which flag.
+ */
+export interface ChangeNotification {
+  /** The peer that sends the notification. */
+  readonly sender: 'client' | 'server';
+  /** The flag in the sender's capabilities that announces it, e.g. `['tools', 'listChanged']`. */
+  readonly capability: readonly string[];
+  /** The requests whose results it makes stale (`tools/list`). */
+  readonly invalidates: readonly string[];
+  /**
+   * The params member naming the one item that changed (`uri` for `notifications/resources/updated`),
+   * whose value the stale requests carry too; null when every result of those requests is stale.
+   */
+  readonly key: string | null;
+  /** The `subscriptions/listen` filter member that opts in to it, in revisions that have one. */
+  readonly subscriptionFilter: string | null;
+  /** The revisions that define the notification with these facts. */
+  readonly revisions: readonly string[];
+}
+
 /** A generated revision: its identity, method table, validators and error codes. */
 export interface RevisionModule {
   readonly revision: string;
@@ -96,6 +134,8 @@ export interface RevisionModule {
   readonly errorCodes: Readonly<Record<string, number>>;
   /** Whether JSON-RPC batches are allowed on the wire. */
   readonly batching: boolean;
+  /** Transport behaviour of this revision. */
+  readonly features: RevisionFeatures;
   /** The LoggingLevel values, least severe first (empty when the revision has no logging). */
   readonly loggingLevels: readonly string[];
   /** Validators for the capability objects and other definitions the runtime checks by name. */

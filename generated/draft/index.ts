@@ -27,6 +27,7 @@ export const revisionModule: RevisionModule = {
   methods,
   errorCodes: ErrorCode,
   batching: false,
+  features: { primingEvents: false, ssePolling: false, resumableStreams: false },
   loggingLevels: ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'],
   definitions: {
     Annotations: validateAnnotations,

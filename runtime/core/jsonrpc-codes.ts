@@ -14,6 +14,18 @@ export const JSONRPC_ERROR_CODES = {
   INTERNAL_ERROR: -32603,
 } as const;
 
+/**
+ * The codes mcpgen itself answers with from JSON-RPC 2.0's implementation-defined server-error
+ * range (-32000 to -32099). They are this SDK's choices, not MCP's: no revision defines them,
+ * which is why they live here and not in a generated `errors.ts`.
+ */
+export const IMPLEMENTATION_ERROR_CODES = {
+  /** A transport-level refusal (bad headers, forbidden origin) or an answer the transport lost. */
+  SERVER_ERROR: -32000,
+  /** The session id is unknown or the session has ended. */
+  SESSION_NOT_FOUND: -32001,
+} as const;
+
 /** Names of the JSON-RPC 2.0 reserved error codes. */
 export type StandardErrorName = keyof typeof JSONRPC_ERROR_CODES;
 

@@ -5,6 +5,8 @@
  * `list_changed`, `resources/updated` for a URI) drops it early.
  */
 import { isJsonObject } from '../core/jsonrpc.js';
+import type { ChangeNotification } from '../../generated/contract.js';
+import { changeNotifications } from '../../generated/change-notifications.js';
 
 /** Options of a {@link ResponseCache}. */
 export interface ResponseCacheOptions {
@@ -26,8 +28,8 @@ interface Entry {
   readonly expires: number;
 }
 
-const LIST_CHANGED = /^notifications\/(.+)\/list_changed$/;
-const RESOURCE_UPDATED = 'notifications/resources/updated';
+/** What each change notification makes stale, from the generated table. */
+const CHANGES: Readonly<Record<string, ChangeNotification>> = changeNotifications;
 
 /**
  * Results by method and params (without `_meta`), each until its `ttlMs` runs out. `private`
@@ -84,19 +86,19 @@ export class ResponseCache {
   }
 
   /**
-   * Drops what a server notification makes stale: `notifications/<kind>/list_changed` drops
-   * the cached lists of `<kind>/…` (pages included), `notifications/resources/updated` the
-   * cached reads of its URI. Returns how many entries went.
+   * Drops what a server notification makes stale: a `list_changed` drops the cached pages of
+   * the lists it invalidates, `notifications/resources/updated` the cached reads of its URI.
+   * Returns how many entries went.
    */
   evict(notification: string, params: unknown): number {
-    const listChanged = LIST_CHANGED.exec(notification);
-    const uri = notification === RESOURCE_UPDATED && isJsonObject(params) ? params.uri : undefined;
-    if (listChanged === null && uri === undefined) return 0;
+    const change = Object.hasOwn(CHANGES, notification) ? CHANGES[notification] : undefined;
+    const item = change?.key != null && isJsonObject(params) ? params[change.key] : undefined;
+    if (change === undefined || (change.key !== null && item === undefined)) return 0;
     let dropped = 0;
     for (const [key, entry] of this.entries) {
-      const stale = listChanged !== null
-        ? entry.method.startsWith(`${listChanged[1]}/`) && this.isList(entry.method)
-        : isJsonObject(entry.params) && entry.params.uri === uri;
+      const stale = change.invalidates.includes(entry.method) && (change.key === null
+        ? this.isList(entry.method)
+        : isJsonObject(entry.params) && entry.params[change.key] === item);
       if (stale) {
         this.entries.delete(key);
         dropped++;

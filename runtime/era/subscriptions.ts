@@ -8,6 +8,8 @@ import { hasCapability, type CapabilityObject } from '../core/capabilities.js';
 import { isJsonObject, type RequestId } from '../core/jsonrpc.js';
 import type { Params, RequestContext } from '../core/request-context.js';
 import { SUBSCRIPTION_ID_META } from './meta.js';
+import { changeNotifications } from '../../generated/change-notifications.js';
+import { Method } from '../../generated/methods.js';
 
 /** A cache hint of a cacheable result (`CacheableResult` of 2026-07-28). */
 export interface CacheHint {
@@ -27,15 +29,12 @@ interface Filter {
 
 /**
  * The notification each filter member opts in to, with the server capability that must be
- * declared for it. The spec's prose pairs them; the schema has no machine-readable link.
+ * declared for it, from the generated change-notification table.
  */
-const LIST_CHANGED: readonly { readonly member: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'; readonly method: string; readonly capability: readonly string[] }[] = [
-  { member: 'toolsListChanged', method: 'notifications/tools/list_changed', capability: ['tools', 'listChanged'] },
-  { member: 'promptsListChanged', method: 'notifications/prompts/list_changed', capability: ['prompts', 'listChanged'] },
-  { member: 'resourcesListChanged', method: 'notifications/resources/list_changed', capability: ['resources', 'listChanged'] },
-];
-const RESOURCE_UPDATED = 'notifications/resources/updated';
-const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+const LIST_CHANGED: readonly { readonly member: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'; readonly method: string; readonly capability: readonly string[] }[] = Object.entries(changeNotifications)
+  .flatMap(([method, facts]) => (facts.key === null && facts.subscriptionFilter !== null ? [{ member: facts.subscriptionFilter as 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged', method, capability: facts.capability }] : []));
+const RESOURCE_UPDATED = Method.NotificationsResourcesUpdated;
+const ACKNOWLEDGED = Method.NotificationsSubscriptionsAcknowledged;
 
 interface Subscription {
   readonly id: RequestId;
@@ -114,7 +113,7 @@ export class Subscriptions {
       if (requested[entry.member] === true && hasCapability(this.capabilities, entry.capability)) agreed[entry.member] = true;
     }
     const uris = requested.resourceSubscriptions;
-    if (Array.isArray(uris) && hasCapability(this.capabilities, ['resources', 'subscribe'])) {
+    if (Array.isArray(uris) && hasCapability(this.capabilities, changeNotifications[RESOURCE_UPDATED].capability)) {
       agreed.resourceSubscriptions = uris.filter((uri): uri is string => typeof uri === 'string');
     }
     return agreed;

@@ -17,6 +17,7 @@ import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, LOG_LEVEL_META, PROTOCOL_VE
 import type { Transport } from '../core/transport.js';
 import { checkValue, describeIssues } from '../core/validation.js';
 import { acceptsInput } from '../era/input-broker.js';
+import { Method } from '../../generated/methods.js';
 
 type Defaults = Stateful.ProtocolTypes;
 type ClientRequests = Stateful.ClientRequestMap;
@@ -363,7 +364,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     const version = this.statefulVersions.includes(this.preferred) ? this.preferred : newest(this.statefulVersions)!;
     this.protocol.setRevision(this.moduleFor(version));
     const result = (await this.protocol.request(
-      'initialize',
+      Method.Initialize,
       { protocolVersion: version, capabilities: this.ownCapabilities, clientInfo: this.info },
       options,
     )) as Stateful.InitializeResult;
@@ -380,7 +381,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     this.peerCapabilitiesValue = result.capabilities as CapabilityObject;
     this.serverInfoValue = result.serverInfo;
     this.instructionsValue = result.instructions;
-    await this.protocol.notification('notifications/initialized', undefined, {});
+    await this.protocol.notification(Method.NotificationsInitialized, undefined, {});
   }
 
   /**
@@ -395,7 +396,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       this.enterStateless(version);
       let result: Stateless.DiscoverResult;
       try {
-        result = (await this.protocol.request('server/discover', this.withMeta({}), options)) as Stateless.DiscoverResult;
+        result = (await this.protocol.request(Method.ServerDiscover, this.withMeta({}), options)) as Stateless.DiscoverResult;
       } catch (error) {
         const rpc = rpcErrorOf(error);
         const codes = this.moduleFor(version).errorCodes;
@@ -599,8 +600,8 @@ export interface ListenSubscription {
 }
 
 /** Methods the listen stream carries; the runtime names them because it routes them. */
-const SUBSCRIPTIONS_LISTEN = 'subscriptions/listen';
-const SUBSCRIPTIONS_ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+const SUBSCRIPTIONS_LISTEN = Method.SubscriptionsListen;
+const SUBSCRIPTIONS_ACKNOWLEDGED = Method.NotificationsSubscriptionsAcknowledged;
 const LISTENED = [SUBSCRIPTIONS_ACKNOWLEDGED];
 
 type DiscoverOutcome =

@@ -7,6 +7,7 @@ import { Protocol, type ProtocolOptions } from '../core/protocol.js';
 import type { NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from '../core/request-context.js';
 import type { Transport } from '../core/transport.js';
 import { declareExtensions, type Extension } from './extension.js';
+import { Method } from '../../generated/methods.js';
 
 /** Options shared by Client and Server. */
 export interface EndpointOptions {
@@ -68,7 +69,7 @@ export abstract class Endpoint {
     this.protocol = new Protocol(protocolOptions);
     this.protocol.onclose = () => this.onclose?.();
     // Ping is answered in every state, by both roles.
-    this.protocol.setRequestHandler('ping', () => ({}));
+    this.protocol.setRequestHandler(Method.Ping, () => ({}));
     for (const extension of this.extensions) extension.install?.(this);
   }
 

@@ -15,6 +15,7 @@ import { defaultRequestStateCodec, RequestStateCodec, type RequestStateOptions }
 import { runStateless, type StatelessHost } from '../era/stateless-request.js';
 import { Subscriptions, type CacheHint } from '../era/subscriptions.js';
 import type { Transport } from '../core/transport.js';
+import { Method } from '../../generated/methods.js';
 
 type Defaults = Stateful.ProtocolTypes;
 
@@ -123,24 +124,24 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     this.subscriptions = new Subscriptions(this.ownCapabilities, (method, params, relatedRequestId) =>
       this.protocol.notification(method, params, { relatedRequestId }));
     this.protocol.admitRequest = (request) => this.admit(request);
-    this.protocol.setRequestHandler('initialize', (params) => this.answerInitialize(params as unknown as Stateful.InitializeRequestParams));
+    this.protocol.setRequestHandler(Method.Initialize, (params) => this.answerInitialize(params as unknown as Stateful.InitializeRequestParams));
     if (this.statelessModules.length > 0) {
       const cache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'private' };
-      this.registerStatelessHandler('server/discover', () => ({
+      this.registerStatelessHandler(Method.ServerDiscover, () => ({
         supportedVersions: this.statelessModules.map((module) => module.revision).reverse(),
         capabilities: this.ownCapabilities,
         ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
         ttlMs: cache.ttlMs,
         cacheScope: cache.cacheScope,
       }));
-      this.registerStatelessHandler('subscriptions/listen', (params, context) => this.subscriptions.listen(params, context));
+      this.registerStatelessHandler(Method.SubscriptionsListen, (params, context) => this.subscriptions.listen(params, context));
     }
-    this.protocol.setNotificationHandler('notifications/initialized', () => {
+    this.protocol.setNotificationHandler(Method.NotificationsInitialized, () => {
       this.initialized = true;
       this.oninitialized?.();
     });
     if ((options.capabilities as Stateful.ServerCapabilities | undefined)?.logging) {
-      this.protocol.setRequestHandler('logging/setLevel', (params) => {
+      this.protocol.setRequestHandler(Method.LoggingSetLevel, (params) => {
         this.loggingLevel = (params as unknown as Stateful.SetLevelRequestParams).level;
         return {};
       });

@@ -73,8 +73,11 @@ describe('fixture schema', () => {
     expect([...files.keys()].filter((p) => NOT_GOLDEN.has(p)).sort()).toEqual([...NOT_GOLDEN].sort());
   });
 
-  it('warns about the one method the capability overlay does not know', () => {
-    expect(logged).toEqual([`warning: revision ${REV}: method echo has no capability overlay entry; treating it as ungated`]);
+  it('warns about the one method the capability overlay does not know and the list notification without a list', () => {
+    expect(logged).toEqual([
+      `warning: revision ${REV}: method echo has no capability overlay entry; treating it as ungated`,
+      `warning: revision ${REV}: definition ToolListChangedNotification (notifications/tools/list_changed) invalidates no list: the revision has no ListToolsRequest; add the lists to LIST_CHANGED_OVERLAY`,
+    ]);
   });
 
   it('marks every source file with the generated-file header naming the fixture hash', () => {

@@ -256,6 +256,8 @@ describe('method-table buildTable', () => {
     ClientNotification: { anyOf: [ref('CancelledNotification')] },
     ServerNotification: { anyOf: [ref('CancelledNotification'), ref('ToolListChangedNotification')] },
   });
+  const NO_TOOLS_LIST =
+    'revision 2025-06-18: definition ToolListChangedNotification (notifications/tools/list_changed) invalidates no list: the revision has no ListToolsRequest; add the lists to LIST_CHANGED_OVERLAY';
   const spec = (methods: readonly MethodSpec[], method: string): MethodSpec => {
     const found = methods.find((m) => m.method === method);
     if (found === undefined) throw new Error(`no ${method} in the table`);
@@ -273,7 +275,8 @@ describe('method-table buildTable', () => {
       ['sampling/createMessage', 'request', 'server-to-client', true],
       ['tools/call', 'request', 'client-to-server', false],
     ]);
-    expect(warnings).toEqual([]);
+    // The base schema has the tools list_changed notification but no ListToolsRequest.
+    expect(warnings).toEqual([NO_TOOLS_LIST]);
   });
 
   it('records params, results, gates and stub names', () => {
@@ -383,7 +386,7 @@ describe('method-table buildTable', () => {
     defs.FrobnicateRequest = message('x/frobnicate');
     defs.ClientRequest = { anyOf: [ref('PingRequest'), ref('FrobnicateRequest')] };
     const table = buildTable(modelOf(defs));
-    expect(table.warnings).toEqual(['revision 2025-06-18: method x/frobnicate has no capability overlay entry; treating it as ungated']);
+    expect(table.warnings).toEqual(['revision 2025-06-18: method x/frobnicate has no capability overlay entry; treating it as ungated', NO_TOOLS_LIST]);
     expect(spec(table.methods, 'x/frobnicate')).toMatchObject({ capability: null, resultDefinitions: ['EmptyResult'], stubName: 'frobnicate' });
   });
 

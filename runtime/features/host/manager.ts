@@ -16,6 +16,7 @@ import { NodeOAuth, type LoginOptions, type LoginResult, type OAuthProviderFacto
 import { ServerConnection, type ReconnectSettings, type ServerStatus } from './server-connection.js';
 import { ToolNameMap, type ToolRef } from './tool-names.js';
 import { withUrlElicitation, type UrlElicitationHandler } from './url-elicitation.js';
+import { Method } from '../../../generated/methods.js';
 
 /** Default connect timeout: 30 s (`MCP_TIMEOUT` overrides it). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -230,7 +231,7 @@ export class ConnectionManager {
     const params: Stateful.CallToolRequestParams = args === undefined ? { name: ref.tool } : { name: ref.tool, arguments: args };
     return withUrlElicitation(
       () => connection.request((client, callOptions) => client.callTool(params, callOptions), options),
-      { server: ref.server, method: 'tools/call', target: ref.tool, signal: options?.signal },
+      { server: ref.server, method: Method.ToolsCall, target: ref.tool, signal: options?.signal },
       this.options.onUrlElicitation,
     );
   }
@@ -252,7 +253,7 @@ export class ConnectionManager {
     const connection = this.connection(server);
     return withUrlElicitation(
       () => connection.request((client, callOptions) => client.readResource({ uri }, callOptions), options),
-      { server, method: 'resources/read', target: uri, signal: options?.signal },
+      { server, method: Method.ResourcesRead, target: uri, signal: options?.signal },
       this.options.onUrlElicitation,
     );
   }
@@ -269,7 +270,7 @@ export class ConnectionManager {
     const params: Stateful.GetPromptRequestParams = args === undefined ? { name } : { name, arguments: args };
     return withUrlElicitation(
       () => connection.request((client, callOptions) => client.getPrompt(params, callOptions), options),
-      { server, method: 'prompts/get', target: name, signal: options?.signal },
+      { server, method: Method.PromptsGet, target: name, signal: options?.signal },
       this.options.onUrlElicitation,
     );
   }
@@ -341,9 +342,9 @@ export class ConnectionManager {
     const handler = this.options.onUrlElicitation;
     if (handler !== undefined) {
       // A server may also ask for a URL flow with elicitation/create (mode url); the same prompt answers it.
-      client.setRequestHandler('elicitation/create', async (params, context) => {
+      client.setRequestHandler(Method.ElicitationCreate, async (params, context) => {
         if (params.mode !== 'url') return { action: 'decline' };
-        const completed = await handler({ server, method: 'elicitation/create', elicitations: [params], attempt: 1, signal: context.signal });
+        const completed = await handler({ server, method: Method.ElicitationCreate, elicitations: [params], attempt: 1, signal: context.signal });
         return { action: completed ? 'accept' : 'cancel' };
       });
     }

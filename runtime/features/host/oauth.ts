@@ -21,6 +21,7 @@ import { FileOAuthStore } from '../auth/node/file-store.js';
 import { DEFAULT_LOOPBACK_TIMEOUT_MS, openInBrowser, startLoopbackReceiver, type LoopbackReceiver } from '../auth/node/loopback.js';
 import type { RemoteServerConfig } from './config.js';
 import { createTransport } from './transports.js';
+import { Method } from '../../../generated/methods.js';
 
 /**
  * Supplies OAuth for one remote server of a {@link ConnectionManager}: the provider its requests
@@ -241,7 +242,7 @@ export class NodeOAuth {
       const authorizer = oauthFetch.authorizerFor(entry.url);
       if ((await authorizer.tokens()) === undefined && client.serverCapabilities?.tools !== undefined) {
         // Some servers let anyone connect and protect only what comes after.
-        await client.request('tools/list', {}, { timeout: timeoutMs + 30_000 });
+        await client.request(Method.ToolsList, {}, { timeout: timeoutMs + 30_000 });
       }
       const stored = await authorizer.tokens();
       if (stored !== undefined && entry.oauth?.redirectPort === undefined) await file.set(PORT_KEY, new URL(receiver.redirectUrl).port);

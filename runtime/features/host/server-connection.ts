@@ -16,6 +16,7 @@ import type { ServerConfig } from './config.js';
 import { createTransport, transportKind, type HostTransportKind } from './transports.js';
 import { withDeadline } from './deadline.js';
 import { LoginRequiredError } from './oauth.js';
+import { Method } from '../../../generated/methods.js';
 
 /** Where a server stands. */
 export type ServerState = 'pending' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'needs-auth' | 'disabled' | 'closed';
@@ -325,7 +326,7 @@ export class ServerConnection {
  * for the life of the connection and ends with it.
  */
 function listenForChanges(client: Client, onfailure: (error: unknown) => void): void {
-  if (!client.supports('subscriptions/listen')) return;
+  if (!client.supports(Method.SubscriptionsListen)) return;
   const capabilities = client.serverCapabilities;
   const notifications = {
     toolsListChanged: capabilities?.tools?.listChanged === true,
@@ -335,7 +336,7 @@ function listenForChanges(client: Client, onfailure: (error: unknown) => void): 
   if (!Object.values(notifications).some(Boolean)) return;
   // The method belongs to the stateless era's table, not the stateful one Client's typing follows.
   const request = client.request as (method: string, params: unknown, options: RequestOptions) => Promise<unknown>;
-  request.call(client, 'subscriptions/listen', { notifications }, { timeout: Number.POSITIVE_INFINITY }).catch(onfailure);
+  request.call(client, Method.SubscriptionsListen, { notifications }, { timeout: Number.POSITIVE_INFINITY }).catch(onfailure);
 }
 
 /**

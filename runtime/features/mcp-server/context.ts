@@ -8,6 +8,7 @@ import type { Meta, Params, RequestContext, RequestOptions } from '../../core/re
 import { StatelessContext } from '../../era/stateless-request.js';
 import type { MessageExtra } from '../../core/transport.js';
 import type { McpSession } from './session.js';
+import { Method } from '../../../generated/methods.js';
 
 /** Converts schema arguments once and remembers the result (see McpServer). */
 export interface SchemaCache {
@@ -132,7 +133,7 @@ export class McpContext {
     if ((params.tools !== undefined || params.toolChoice !== undefined) && this.clientCapabilities?.sampling?.tools === undefined) {
       return Promise.reject(new SdkError('CAPABILITY_MISSING', 'Cannot sample with tools: the client did not declare capability sampling.tools'));
     }
-    return this.ask('sampling/createMessage', params, options, () => this.session.server.createMessage(params, this.tied(options)));
+    return this.ask(Method.SamplingCreateMessage, params, options, () => this.session.server.createMessage(params, this.tied(options)));
   }
 
   /**
@@ -156,7 +157,7 @@ export class McpContext {
       message,
       requestedSchema,
     } as Stateful.ElicitRequestFormParams;
-    const result = await this.ask('elicitation/create', params, options, () => this.session.server.elicit(params, this.tied(options)));
+    const result = await this.ask(Method.ElicitationCreate, params, options, () => this.session.server.elicit(params, this.tied(options)));
     if (result.action !== 'accept') return { action: result.action };
     const content = withDefaults(requestedSchema, result.content ?? {});
     const parsed = await parsing.parse(content);
@@ -181,7 +182,7 @@ export class McpContext {
     const elicitationId = params.elicitationId ?? crypto.randomUUID();
     if (this.request instanceof StatelessContext) {
       // The stateless era has no completion notification, hence no elicitation id on the wire.
-      const result = await this.request.sendRequest<Stateful.ElicitResult>('elicitation/create', { mode: 'url', message: params.message, url: params.url }, options);
+      const result = await this.request.sendRequest<Stateful.ElicitResult>(Method.ElicitationCreate, { mode: 'url', message: params.message, url: params.url }, options);
       return { action: result.action, elicitationId };
     }
     const result = await this.session.server.elicit({ mode: 'url', message: params.message, url: params.url, elicitationId }, this.tied(options));
@@ -190,7 +191,7 @@ export class McpContext {
 
   /** Asks the client for its roots (`roots/list`). */
   async listRoots(options: ContextRequestOptions = {}): Promise<Stateful.Root[]> {
-    return (await this.ask('roots/list', {}, options, () => this.session.server.listRoots(undefined, this.tied(options)))).roots;
+    return (await this.ask(Method.RootsList, {}, options, () => this.session.server.listRoots(undefined, this.tied(options)))).roots;
   }
 
   /**

@@ -12,6 +12,7 @@ import type { McpSession } from './session.js';
 import type { CacheHint } from '../../era/subscriptions.js';
 import { callTool, type ToolEntry } from './tools.js';
 import { callToolThrough } from '../../peers/extension.js';
+import { Method } from '../../../generated/methods.js';
 
 /** What the per-session handlers read from the McpServer. */
 export interface ServerHost extends SchemaCache {
@@ -46,13 +47,13 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
   const cached = <R extends object>(kind: CacheKind, result: R): R => (server.era === 'stateless' ? { ...result, ...host.cacheHint(kind) } : result);
   const notFound = (uri: string) => resourceNotFound(uri, server.protocol.revision?.errorCodes);
   if (capabilities.tools !== undefined) {
-    server.setRequestHandler('tools/list', (params) => {
+    server.setRequestHandler(Method.ToolsList, (params) => {
       const tools = host.tools.visible(session).map(([, entry]) => entry.definition);
       // A stable order lets clients and model prompt caches reuse the list (2026-07-28 asks for it).
       if (server.era === 'stateless') tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       return cached('tools', pageResult('tools', paginate(tools, (tool) => tool.name, params?.cursor, host.pageSize)));
     });
-    server.setRequestHandler('tools/call', (params, request) => {
+    server.setRequestHandler(Method.ToolsCall, (params, request) => {
       const entry = host.tools.find(params.name, session);
       // An unknown tool is a protocol error (the tools page's own example uses -32602).
       if (entry === undefined) throw new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `Unknown tool: ${params.name}`);
@@ -61,44 +62,44 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
     });
   }
   if (capabilities.resources !== undefined) {
-    server.setRequestHandler('resources/list', async (params, request) => {
+    server.setRequestHandler(Method.ResourcesList, async (params, request) => {
       const resources = await listedResources(host.resources, host.templates, contextOf(request));
       return cached('resources', pageResult('resources', paginate(resources, (resource) => resource.uri, params?.cursor, host.pageSize)));
     });
-    server.setRequestHandler('resources/templates/list', (params) => {
+    server.setRequestHandler(Method.ResourcesTemplatesList, (params) => {
       const templates = [...host.templates.each(session)].map((entry) => entry.definition);
       return cached('resourceTemplates', pageResult('resourceTemplates', paginate(templates, (template) => template.uriTemplate, params?.cursor, host.pageSize)));
     });
-    server.setRequestHandler('resources/read', (params, request) => {
+    server.setRequestHandler(Method.ResourcesRead, (params, request) => {
       const read = locate(params.uri, host.resources, host.templates, session);
       if (read === undefined) throw notFound(params.uri);
       return server.era === 'stateless' ? Promise.resolve(read(contextOf(request))).then((result) => cached('resourceRead', result)) : read(contextOf(request));
     });
     if (capabilities.resources.subscribe === true) {
-      server.setRequestHandler('resources/subscribe', (params) => {
+      server.setRequestHandler(Method.ResourcesSubscribe, (params) => {
         if (locate(params.uri, host.resources, host.templates, session) === undefined) throw notFound(params.uri);
         session.subscriptions.add(params.uri);
         return {};
       });
-      server.setRequestHandler('resources/unsubscribe', (params) => {
+      server.setRequestHandler(Method.ResourcesUnsubscribe, (params) => {
         session.subscriptions.delete(params.uri);
         return {};
       });
     }
   }
   if (capabilities.prompts !== undefined) {
-    server.setRequestHandler('prompts/list', (params) => {
+    server.setRequestHandler(Method.PromptsList, (params) => {
       const prompts = host.prompts.visible(session).map(([, entry]) => entry.definition);
       return cached('prompts', pageResult('prompts', paginate(prompts, (prompt) => prompt.name, params?.cursor, host.pageSize)));
     });
-    server.setRequestHandler('prompts/get', (params, request) => {
+    server.setRequestHandler(Method.PromptsGet, (params, request) => {
       const entry = host.prompts.find(params.name, session);
       if (entry === undefined) throw new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `Unknown prompt: ${params.name}`);
       return getPrompt(entry, params, contextOf(request));
     });
   }
   if (capabilities.completions !== undefined) {
-    server.setRequestHandler('completion/complete', (params) =>
+    server.setRequestHandler(Method.CompletionComplete, (params) =>
       complete(params, session, {
         prompt: (name) => host.prompts.find(name, session),
         template: (uriTemplate) => host.templates.find(uriTemplate, session),

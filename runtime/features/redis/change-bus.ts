@@ -11,6 +11,7 @@ import type { McpServer } from '../mcp-server/mcp-server.js';
 import type { Server } from '../../peers/server.js';
 import type { RedisConnection } from './connection.js';
 import { randomBytes } from 'node:crypto';
+import { Method } from '../../../generated/methods.js';
 
 /** A list whose changes are announced. */
 export type ListKind = 'tools' | 'prompts' | 'resources';
@@ -171,7 +172,7 @@ export class RedisChangeBus {
    * stream knows what it subscribed to, whichever replica took the request.
    */
   private shareSubscriptions(server: Server): void {
-    for (const [method, command] of [['resources/subscribe', 'SADD'], ['resources/unsubscribe', 'SREM']] as const) {
+    for (const [method, command] of [[Method.ResourcesSubscribe, 'SADD'], [Method.ResourcesUnsubscribe, 'SREM']] as const) {
       const handler = server.protocol.requestHandler(method);
       if (handler === undefined) continue;
       server.protocol.setRequestHandler(method, async (params, context) => {

@@ -9,6 +9,7 @@
  */
 import { asError } from '../../core/errors.js';
 import { isJsonObject, type JSONRPCMessage } from '../../core/jsonrpc.js';
+import { featuresOf } from '../../core/revision-features.js';
 import type { HttpReply } from '../../transports/http/http-types.js';
 import { errorReply, TRANSPORT_ERROR_CODES } from '../../transports/http/replies.js';
 import type { StandaloneChannel } from '../../transports/http/server-transport.js';
@@ -26,8 +27,6 @@ export interface RedisSessionStoreOptions {
   readonly maxStandaloneEvents?: number | undefined;
 }
 
-/** The first revision whose streams start with a priming event. */
-const PRIMING_REVISION = '2025-11-25';
 /** Event ids of the standalone stream: `gs_<entry id>`; request streams' ids never start so. */
 const EVENT_PREFIX = 'gs_';
 const ENTRY_ID = /^\d{1,20}-\d{1,20}$/;
@@ -212,7 +211,7 @@ class RedisStandaloneChannel implements StandaloneChannel {
     };
     this.removeReady ??= this.redis.onReady(() => this.pump());
     const revision = this.context.revision();
-    if (lastEventId === undefined && revision !== undefined && revision >= PRIMING_REVISION) {
+    if (lastEventId === undefined && featuresOf(revision).primingEvents) {
       connection.write(formatSseEvent({ id: `${EVENT_PREFIX}${start}`, data: '', retry: this.context.retryMs }));
     }
     this.cursor = start;
@@ -224,7 +223,7 @@ class RedisStandaloneChannel implements StandaloneChannel {
   async closeConnection(): Promise<boolean> {
     const connection = this.connection;
     const revision = this.context.revision();
-    if (connection === undefined || revision === undefined || revision < PRIMING_REVISION) return false;
+    if (connection === undefined || !featuresOf(revision).ssePolling) return false;
     connection.write(formatSseRetry(this.context.retryMs));
     connection.end();
     return true;

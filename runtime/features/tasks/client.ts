@@ -13,6 +13,7 @@ import { ProtocolError, SdkError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
 import type { RequestOptions } from '../../core/request-context.js';
 import { registerExtensionModule, type Extension } from '../../peers/extension.js';
+import { Method } from '../../../generated/methods.js';
 
 /** Options of {@link TasksClient.wait} and {@link TasksClient.callTool}. */
 export interface TaskWaitOptions {
@@ -56,7 +57,7 @@ export class TasksClient implements Extension {
   install(endpoint: Endpoint): void {
     if (endpoint.protocol.side !== 'client') return;
     registerExtensionModule(endpoint, extensionModule);
-    endpoint.protocol.addResultMember('tools/call', 'task', validateCoreCreateTaskResult);
+    endpoint.protocol.addResultMember(Method.ToolsCall, 'task', validateCoreCreateTaskResult);
   }
 
   /**
@@ -66,7 +67,7 @@ export class TasksClient implements Extension {
    */
   async callTool(client: Client, params: Stateful.CallToolRequestParams, options: TaskWaitOptions & RequestOptions = {}): Promise<Stateful.CallToolResult> {
     if (speaksCoreTasks(client)) return this.callToolCore(client, params, options);
-    const result = (await client.request('tools/call', params, options)) as unknown;
+    const result = (await client.request(Method.ToolsCall, params, options)) as unknown;
     if (!isTaskHandle(result)) return result as Stateful.CallToolResult;
     options.onTask?.(result);
     return (await this.wait(client, result.taskId, options)) as unknown as Stateful.CallToolResult;
@@ -77,8 +78,8 @@ export class TasksClient implements Extension {
    * result or error of a finished task fetched with `tasks/result`.
    */
   async get(client: Client, taskId: string, options: RequestOptions = {}): Promise<GetTaskResult> {
-    if (!speaksCoreTasks(client)) return send(client, 'tasks/get', { taskId }, options) as Promise<GetTaskResult>;
-    const task = (await send(client, 'tasks/get', { taskId }, options)) as CoreTask;
+    if (!speaksCoreTasks(client)) return send(client, Method.TasksGet, { taskId }, options) as Promise<GetTaskResult>;
+    const task = (await send(client, Method.TasksGet, { taskId }, options)) as CoreTask;
     if (task.status !== 'completed' && task.status !== 'failed') return detailedOf(task);
     try {
       return detailedOf(task, await this.payload(client, taskId, options.signal));
@@ -91,11 +92,11 @@ export class TasksClient implements Extension {
   /** Asks the server to cancel a task (idempotent on finished tasks, 2025-11-25's included). */
   async cancel(client: Client, taskId: string, options: RequestOptions = {}): Promise<void> {
     try {
-      await send(client, 'tasks/cancel', { taskId }, options);
+      await send(client, Method.TasksCancel, { taskId }, options);
     } catch (error) {
       // 2025-11-25 refuses to cancel a finished task; that is no failure here.
       if (!(error instanceof ProtocolError) || !speaksCoreTasks(client) || error.code !== client.protocol.revision?.errorCodes.INVALID_PARAMS) throw error;
-      const task = (await send(client, 'tasks/get', { taskId }, options)) as CoreTask;
+      const task = (await send(client, Method.TasksGet, { taskId }, options)) as CoreTask;
       if (task.status !== 'completed' && task.status !== 'failed' && task.status !== 'cancelled') throw error;
     }
   }
@@ -135,7 +136,7 @@ export class TasksClient implements Extension {
             await Promise.all(pending.map(async ([key, request]) => {
               responses[key] = await client.answerInputRequest(request.method, request.params, signal);
             }));
-            await send(client, 'tasks/update', { taskId, inputResponses: responses }, options.signal === undefined ? {} : { signal: options.signal });
+            await send(client, Method.TasksUpdate, { taskId, inputResponses: responses }, options.signal === undefined ? {} : { signal: options.signal });
             for (const key of Object.keys(responses)) answered.add(key);
             delay = 0;
             continue;
@@ -155,7 +156,7 @@ export class TasksClient implements Extension {
     const support = offered ? await this.taskSupport(client, params.name, options.signal) : undefined;
     const asTask = support === 'optional' || support === 'required';
     const sent = asTask ? { ...params, task: options.ttlMs === undefined ? {} : { ttl: options.ttlMs } } : params;
-    const result = (await client.request('tools/call', sent, options)) as unknown;
+    const result = (await client.request(Method.ToolsCall, sent, options)) as unknown;
     if (!isJsonObject(result) || !isJsonObject(result.task) || typeof result.task.taskId !== 'string') return result as Stateful.CallToolResult;
     const task = result.task as unknown as CoreTask;
     options.onTask?.({ resultType: 'task', ...extensionFields(task) } as CreateTaskResult);
@@ -174,7 +175,7 @@ export class TasksClient implements Extension {
     let delay = 0;
     for (;;) {
       options.signal?.throwIfAborted();
-      const task = (await send(client, 'tasks/get', { taskId }, requestOptions)) as CoreTask;
+      const task = (await send(client, Method.TasksGet, { taskId }, requestOptions)) as CoreTask;
       if (task.status === 'cancelled') {
         options.onStatus?.(detailedOf(task));
         throw cancelled(taskId, task.statusMessage);
@@ -187,7 +188,7 @@ export class TasksClient implements Extension {
           return result;
         } catch (error) {
           if (!(error instanceof ProtocolError)) throw error;
-          const after = (await send(client, 'tasks/get', { taskId }, requestOptions)) as CoreTask;
+          const after = (await send(client, Method.TasksGet, { taskId }, requestOptions)) as CoreTask;
           options.onStatus?.(detailedOf(after, undefined, error));
           if (after.status === 'cancelled') throw cancelled(taskId, after.statusMessage);
           throw error;
@@ -204,7 +205,7 @@ export class TasksClient implements Extension {
 
   /** 2025-11-25 `tasks/result`: the task's result once it ends (its error rejects). */
   private async payload(client: Client, taskId: string, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
-    return (await send(client, 'tasks/result', { taskId }, { timeout: RESULT_TIMEOUT_MS, ...(signal === undefined ? {} : { signal }) })) as Record<string, unknown>;
+    return (await send(client, Method.TasksResult, { taskId }, { timeout: RESULT_TIMEOUT_MS, ...(signal === undefined ? {} : { signal }) })) as Record<string, unknown>;
   }
 
   /** A tool's `execution.taskSupport`, from the client's tools list (fetched once, again for a name it lacks). */
@@ -212,7 +213,7 @@ export class TasksClient implements Extension {
     let tools = this.toolSupport.get(client);
     if (tools === undefined || !tools.has(name)) {
       tools = new Map();
-      for (const tool of await client.listAll('tools/list', undefined, signal === undefined ? {} : { signal })) tools.set(tool.name, tool.execution?.taskSupport);
+      for (const tool of await client.listAll(Method.ToolsList, undefined, signal === undefined ? {} : { signal })) tools.set(tool.name, tool.execution?.taskSupport);
       this.toolSupport.set(client, tools);
     }
     return tools.get(name);
@@ -246,7 +247,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 /** True when the client's session speaks the core experimental tasks (2025-11-25). */
 function speaksCoreTasks(client: Client): boolean {
   const revision = client.protocol.revision;
-  return client.protocolVersion !== undefined && revision?.era === 'stateful' && revision.methods['tasks/result'] !== undefined;
+  return client.protocolVersion !== undefined && revision?.era === 'stateful' && revision.methods[Method.TasksResult] !== undefined;
 }
 
 /** The members a 2025-11-25 task shares with the extension's, under the extension's names. */

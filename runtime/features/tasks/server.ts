@@ -19,6 +19,7 @@ import { checkValue, describeIssues } from '../../core/validation.js';
 import { registerExtensionModule, type Extension, type ExtensionTool, type ExtensionToolCall } from '../../peers/extension.js';
 import { InMemoryTaskStore } from './memory-store.js';
 import { TERMINAL_STATUSES, type StoredInputRequest, type StoredTask, type TaskChange, type TaskStore } from './task-store.js';
+import { Method } from '../../../generated/methods.js';
 
 /** Default time a task is kept: one hour. */
 export const DEFAULT_TASK_TTL_MS = 3_600_000;
@@ -123,21 +124,21 @@ export class TasksExtension implements Extension {
   install(endpoint: Endpoint): void {
     if (endpoint.protocol.side !== 'server') return;
     registerExtensionModule(endpoint, extensionModule);
-    endpoint.protocol.addResultMember('tools/call', 'task', validateCoreCreateTaskResult);
+    endpoint.protocol.addResultMember(Method.ToolsCall, 'task', validateCoreCreateTaskResult);
     const own = (method: string) => (params: Params | undefined, context: RequestContext) => {
       this.requireDeclared(endpoint, context, `${method} needs`);
       return params;
     };
     const taskIdOf = (params: Params | undefined): string => String(params?.taskId);
-    endpoint.protocol.setRequestHandler('tasks/get', async (params, context) =>
-      speaksCoreTasks(endpoint) ? this.coreGet(endpoint, taskIdOf(params), context) : this.get(String(own('tasks/get')(params, context)?.taskId), context));
-    endpoint.protocol.setRequestHandler('tasks/update', async (params, context) => {
+    endpoint.protocol.setRequestHandler(Method.TasksGet, async (params, context) =>
+      speaksCoreTasks(endpoint) ? this.coreGet(endpoint, taskIdOf(params), context) : this.get(String(own(Method.TasksGet)(params, context)?.taskId), context));
+    endpoint.protocol.setRequestHandler(Method.TasksUpdate, async (params, context) => {
       if (speaksCoreTasks(endpoint)) throw new ProtocolError(codesOf(endpoint).METHOD_NOT_FOUND!, 'Method not found: tasks/update');
-      const checked = own('tasks/update')(params, context)!;
+      const checked = own(Method.TasksUpdate)(params, context)!;
       return this.update(String(checked.taskId), isJsonObject(checked.inputResponses) ? checked.inputResponses : {}, context);
     });
-    endpoint.protocol.setRequestHandler('tasks/cancel', async (params, context) =>
-      speaksCoreTasks(endpoint) ? this.coreCancel(endpoint, taskIdOf(params), context) : this.cancel(String(own('tasks/cancel')(params, context)?.taskId), context));
+    endpoint.protocol.setRequestHandler(Method.TasksCancel, async (params, context) =>
+      speaksCoreTasks(endpoint) ? this.coreCancel(endpoint, taskIdOf(params), context) : this.cancel(String(own(Method.TasksCancel)(params, context)?.taskId), context));
   }
 
   /**
@@ -145,10 +146,10 @@ export class TasksExtension implements Extension {
    * tasks/result and tasks/list, and the `tasks` capability of a server that runs tools as tasks.
    */
   negotiated(endpoint: Endpoint, revision: RevisionModule): CapabilityObject | undefined {
-    if (endpoint.protocol.side !== 'server' || revision.era !== 'stateful' || revision.methods['tasks/result'] === undefined) return undefined;
+    if (endpoint.protocol.side !== 'server' || revision.era !== 'stateful' || revision.methods[Method.TasksResult] === undefined) return undefined;
     // Registered only now: a stateless-era Server must not look as if it served them.
-    endpoint.protocol.setRequestHandler('tasks/result', async (params, context) => this.coreResult(endpoint, String(params?.taskId), context));
-    if (this.store.list !== undefined) endpoint.protocol.setRequestHandler('tasks/list', async (params, context) => this.coreList(endpoint, params?.cursor, context));
+    endpoint.protocol.setRequestHandler(Method.TasksResult, async (params, context) => this.coreResult(endpoint, String(params?.taskId), context));
+    if (this.store.list !== undefined) endpoint.protocol.setRequestHandler(Method.TasksList, async (params, context) => this.coreList(endpoint, params?.cursor, context));
     return { tasks: { ...(this.store.list !== undefined ? { list: {} } : {}), cancel: {}, requests: { tools: { call: {} } } } };
   }
 
@@ -368,7 +369,7 @@ export class TasksExtension implements Extension {
     const endpoint = this.notifying.get(taskId);
     if (after !== undefined && endpoint !== undefined) {
       // Optional for the server, and the client may have no stream for it: a failed send is no failure of the task.
-      endpoint.protocol.notification('notifications/tasks/status', coreTask(after) as unknown as Params).catch(() => undefined);
+      endpoint.protocol.notification(Method.NotificationsTasksStatus, coreTask(after) as unknown as Params).catch(() => undefined);
     }
     return after;
   }
@@ -553,7 +554,7 @@ function coreTask(task: StoredTask): CoreTask {
 
 /** True when the session's revision has the core experimental tasks (2025-11-25). */
 function speaksCoreTasks(endpoint: Endpoint): boolean {
-  return endpoint.protocol.revision?.era === 'stateful' && endpoint.protocol.revision.methods['tasks/result'] !== undefined;
+  return endpoint.protocol.revision?.era === 'stateful' && endpoint.protocol.revision.methods[Method.TasksResult] !== undefined;
 }
 
 function codesOf(endpoint: Endpoint): { readonly [name: string]: number } {

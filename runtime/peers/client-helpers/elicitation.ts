@@ -1,6 +1,7 @@
 import type { Stateful } from '../../../generated/latest.js';
 import type { ClientRequestHandler } from '../client.js';
 import { isPlainObject } from '../../core/json-schema/json-values.js';
+import { Method } from '../../../generated/methods.js';
 
 /** A value an elicitation form field can hold. */
 export type ElicitationValue = string | number | boolean | string[];
@@ -51,7 +52,7 @@ export function applyElicitationDefaults(schema: RequestedSchema, content: Reado
  * client.setRequestHandler('elicitation/create', withElicitationDefaults(async () => ({ action: 'accept', content: {} })));
  * ```
  */
-export function withElicitationDefaults(handler: ClientRequestHandler<'elicitation/create'>): ClientRequestHandler<'elicitation/create'> {
+export function withElicitationDefaults(handler: ClientRequestHandler<typeof Method.ElicitationCreate>): ClientRequestHandler<typeof Method.ElicitationCreate> {
   return async (params, context) => {
     const result = await handler(params, context);
     if (result.action !== 'accept' || params.mode === 'url' || !('requestedSchema' in params)) return result;

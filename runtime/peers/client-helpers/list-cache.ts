@@ -1,5 +1,8 @@
 import type { Stateful } from '../../../generated/latest.js';
+import { changeNotifications } from '../../../generated/change-notifications.js';
+import { Method } from '../../../generated/methods.js';
 import type { Client, ListAllOptions } from '../client.js';
+import { hasCapability, type CapabilityObject } from '../../core/capabilities.js';
 import { asError } from '../../core/errors.js';
 import type { JsonSchemaValidator } from '../../core/json-schema/types.js';
 import type { RequestOptions } from '../../core/request-context.js';
@@ -16,26 +19,21 @@ export interface CachedLists {
 /** A list a {@link ListCache} keeps. */
 export type CachedListKind = keyof CachedLists;
 
+/** The list request of each kind. */
 const METHOD = {
-  tools: 'tools/list',
-  resources: 'resources/list',
-  resourceTemplates: 'resources/templates/list',
-  prompts: 'prompts/list',
+  tools: Method.ToolsList,
+  resources: Method.ResourcesList,
+  resourceTemplates: Method.ResourcesTemplatesList,
+  prompts: Method.PromptsList,
 } as const;
 
-const CAPABILITY: Readonly<Record<CachedListKind, 'tools' | 'resources' | 'prompts'>> = {
-  tools: 'tools',
-  resources: 'resources',
-  resourceTemplates: 'resources',
-  prompts: 'prompts',
-};
-
-/** Which cached lists each list_changed notification makes stale. */
-const STALE_AFTER = {
-  'notifications/tools/list_changed': ['tools'],
-  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
-  'notifications/prompts/list_changed': ['prompts'],
-} as const;
+/** Which cached lists each change notification makes stale, from the generated table. */
+const STALE_AFTER: ReadonlyMap<string, readonly CachedListKind[]> = new Map(
+  Object.entries(changeNotifications)
+    .filter(([, facts]) => facts.sender === 'server' && facts.key === null)
+    .map(([notification, facts]) => [notification, (Object.keys(METHOD) as CachedListKind[]).filter((kind) => (facts.invalidates as readonly string[]).includes(METHOD[kind]))] as const)
+    .filter(([, kinds]) => kinds.length > 0),
+);
 
 /** Refetches in a row when changes keep arriving mid-fetch, before settling for the last result. */
 const MAX_REFETCHES = 5;
@@ -83,8 +81,8 @@ export class ListCache {
   constructor(client: Client, options: ListCacheOptions = {}) {
     this.client = client;
     this.options = options;
-    for (const [method, kinds] of Object.entries(STALE_AFTER)) {
-      client.setNotificationHandler(method as keyof typeof STALE_AFTER, () => {
+    for (const [method, kinds] of STALE_AFTER) {
+      client.setNotificationHandler(method as keyof Stateful.ServerNotificationMap, () => {
         for (const kind of kinds) this.changed(kind);
       });
     }
@@ -146,7 +144,7 @@ export class ListCache {
 
   /** Gives the list_changed notifications back to the client (they are then ignored). */
   dispose(): void {
-    for (const method of Object.keys(STALE_AFTER)) this.client.protocol.removeNotificationHandler(method);
+    for (const method of STALE_AFTER.keys()) this.client.protocol.removeNotificationHandler(method);
   }
 
   private state(kind: CachedListKind): ListState {
@@ -176,7 +174,8 @@ export class ListCache {
     const run = async (): Promise<unknown[]> => {
       // Before the handshake there are no capabilities yet; listAll then fails with NOT_CONNECTED.
       const capabilities = this.client.serverCapabilities;
-      if (capabilities !== undefined && capabilities[CAPABILITY[kind]] === undefined) {
+      const gate = this.client.protocol.revision?.methods[METHOD[kind]]?.capability;
+      if (capabilities !== undefined && gate != null && !hasCapability(capabilities as CapabilityObject, gate.path)) {
         state.items = [];
         return state.items;
       }

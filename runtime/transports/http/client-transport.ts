@@ -4,6 +4,7 @@
  */
 import { SdkError, asError, messageOf } from '../../core/errors.js';
 import { isJsonObject, JSONRPC_VERSION, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '../../core/jsonrpc.js';
+import { IMPLEMENTATION_ERROR_CODES } from '../../core/jsonrpc-codes.js';
 import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST } from '../../core/special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
@@ -32,7 +33,7 @@ export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
  * answer can no longer arrive (their event stream was lost for good). It lies in JSON-RPC's
  * implementation-defined range, as no MCP code means "the transport lost the answer".
  */
-export const TRANSPORT_LOST_RESPONSE_CODE = -32000;
+export const TRANSPORT_LOST_RESPONSE_CODE = IMPLEMENTATION_ERROR_CODES.SERVER_ERROR;
 
 const POST_ACCEPT = 'application/json, text/event-stream';
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;

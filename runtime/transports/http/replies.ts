@@ -4,17 +4,18 @@
  * and empty status replies.
  */
 import { JSONRPC_VERSION, type JSONRPCErrorResponse, type RequestId } from '../../core/jsonrpc.js';
+import { IMPLEMENTATION_ERROR_CODES, JSONRPC_ERROR_CODES } from '../../core/jsonrpc-codes.js';
 import type { BodyReply, HeaderMap } from './http-types.js';
 
 /** JSON-RPC codes the transport answers with; -32000…-32099 are free for implementations. */
 export const TRANSPORT_ERROR_CODES = {
-  PARSE_ERROR: -32700,
-  INVALID_REQUEST: -32600,
-  INTERNAL_ERROR: -32603,
+  PARSE_ERROR: JSONRPC_ERROR_CODES.PARSE_ERROR,
+  INVALID_REQUEST: JSONRPC_ERROR_CODES.INVALID_REQUEST,
+  INTERNAL_ERROR: JSONRPC_ERROR_CODES.INTERNAL_ERROR,
   /** A transport-level refusal: bad headers, missing session, forbidden origin. */
-  BAD_REQUEST: -32000,
+  BAD_REQUEST: IMPLEMENTATION_ERROR_CODES.SERVER_ERROR,
   /** The session id is unknown or the session has ended. */
-  SESSION_NOT_FOUND: -32001,
+  SESSION_NOT_FOUND: IMPLEMENTATION_ERROR_CODES.SESSION_NOT_FOUND,
 } as const;
 
 /** Headers of every JSON body reply. */

@@ -5,14 +5,12 @@
  */
 import { SdkError } from '../../core/errors.js';
 import { isJsonObject, isRequestId, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
+import { featuresOf } from '../../core/revision-features.js';
 import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import type { HttpReply } from './http-types.js';
 import { errorReply, errorResponse, TRANSPORT_ERROR_CODES } from './replies.js';
 import { replayOnly, SseStream, type ReplayedEvent, type StreamSettings } from './sse-stream.js';
-
-/** The first revision whose streams start with a priming event and support server-side closing. */
-export const POLLING_REVISION = '2025-11-25';
 
 /**
  * What handlers find in `context.extra` on the HTTP transport, beyond the session id.
@@ -446,7 +444,7 @@ export class StreamableServerTransport implements Transport {
       id: `${this.options.streamPrefix}.${this.nextStream++}`,
       kind,
       requestIds,
-      priming: resumable && revision !== undefined && revision >= POLLING_REVISION,
+      priming: resumable && featuresOf(revision).primingEvents && featuresOf(revision).ssePolling,
       resumable,
       settings: this.options.settings,
       hooks: {

@@ -18,6 +18,7 @@ import { decodeHeaderValue, parameterHeaderMismatch } from '../../era/mcp-header
 import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
 import { randomHex } from './session.js';
 import type { StreamSettings } from './sse-stream.js';
+import { Method } from '../../../generated/methods.js';
 
 /** What the leg needs from the handler. */
 export interface StatelessLegOptions {
@@ -88,7 +89,7 @@ export class StatelessHttpLeg {
       void server.close().catch(() => undefined);
       return this.mismatch(message, misnamed);
     }
-    const parameters = message.method === 'tools/call' && typeof params.name === 'string' ? server.toolHeaderParameters?.(params.name) : undefined;
+    const parameters = message.method === Method.ToolsCall && typeof params.name === 'string' ? server.toolHeaderParameters?.(params.name) : undefined;
     if (parameters !== undefined && params.arguments !== undefined) {
       const mismatch = parameterHeaderMismatch(parameters, params.arguments, (name) => request.header(name));
       if (mismatch !== undefined) {

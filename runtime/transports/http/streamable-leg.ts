@@ -15,6 +15,7 @@ import { asError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
 import { mintSessionId, randomHex, type HttpSession, type SessionRegistry, type SessionStore, type SharedSessionState } from './session.js';
 import type { StreamSettings } from './sse-stream.js';
+import { Method } from '../../../generated/methods.js';
 
 /** The revision a request without MCP-Protocol-Version header is assumed to speak (spec rule). */
 export const DEFAULT_HEADERLESS_REVISION = '2025-03-26';
@@ -402,7 +403,7 @@ function sharedStateOf(server: Server, streamPrefix: string): SharedSessionState
 }
 
 function hasInitializedNotification(value: unknown): boolean {
-  return (Array.isArray(value) ? value : [value]).some((item) => isJsonObject(item) && item.method === 'notifications/initialized' && !('id' in item));
+  return (Array.isArray(value) ? value : [value]).some((item) => isJsonObject(item) && item.method === Method.NotificationsInitialized && !('id' in item));
 }
 
 function isReply(value: HttpSession | HttpReply): value is HttpReply {

@@ -20,7 +20,15 @@ export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice, type 
 export { ResponseCache } from './era/client-response-cache.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './era/client-mrtr.js';
 export { StatelessContext } from './era/stateless-request.js';
-export { RequestStateCodec, RequestStateError, digestArguments, type RequestStateBinding, type RequestStatePayload } from './era/request-state.js';
+export {
+  RequestStateCodec,
+  RequestStateError,
+  createRequestStateBinding,
+  digestArguments,
+  type RequestStateBinding,
+  type RequestStateBindingInput,
+  type RequestStatePayload,
+} from './era/request-state.js';
 export {
   CLIENT_CAPABILITIES_META,
   CLIENT_INFO_META,

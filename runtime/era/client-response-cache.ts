@@ -36,7 +36,7 @@ const RESOURCE_UPDATED = 'notifications/resources/updated';
  *
  * @example
  * ```ts
- * import { ResponseCache } from 'mcpgen';
+ * import { ResponseCache } from 'mcpgen/advanced';
  *
  * const cache = new ResponseCache({ maxEntries: 64 });
  * cache.store('tools/list', {}, { resultType: 'complete', ttlMs: 60_000, cacheScope: 'public', tools: [] });

@@ -31,6 +31,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SUBPATHS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:\.\.?\/)+runtime\/index\.js$/, 'mcpgen'],
   [/^(?:\.\.?\/)+runtime\/node\.js$/, 'mcpgen/node'],
+  [/^(?:\.\.?\/)+runtime\/http\.js$/, 'mcpgen/http'],
+  [/^(?:\.\.?\/)+runtime\/advanced\.js$/, 'mcpgen/advanced'],
   [/^(?:\.\.?\/)+runtime\/features\/host\/index\.js$/, 'mcpgen/host'],
   [/^(?:\.\.?\/)+runtime\/features\/auth\/index\.js$/, 'mcpgen/auth'],
   [/^(?:\.\.?\/)+generated\/([^/]+)\/index\.js$/, 'mcpgen/$1'],

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 // #region client
 import { Client, StreamableHttpClientTransport } from '../../runtime/index.js';
 // #endregion client
-import { CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META } from '../../runtime/index.js';
+import { CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META } from '../../runtime/advanced.js';
 import { isMain, runStoryFromArgs, type Story } from '../shared/harness.js';
 import { runReplicas } from './replicas.js';
 import { createServer, endpoints } from './server.js';

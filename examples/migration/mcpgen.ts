@@ -7,6 +7,11 @@ import { Client, createMcpHttpHandler, McpServer } from '../../runtime/index.js'
 import { StdioClientTransport, StdioServerTransport } from '../../runtime/node.js';
 import { z } from 'zod';
 // #endregion imports
+// #region more-imports
+import { createLinkedPair, ProtocolError, Stateful, StreamableHttpClientTransport } from '../../runtime/index.js';
+import { InMemoryEventStore, LegacySseClientTransport } from '../../runtime/http.js';
+import { Protocol } from '../../runtime/advanced.js';
+// #endregion more-imports
 
 export function createWeatherServer(): McpServer {
   const mcp = new McpServer({ name: 'weather', version: '1.0.0' });

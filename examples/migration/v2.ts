@@ -10,6 +10,10 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { z } from 'zod';
 // #endregion imports
+// #region more-imports
+import { InMemoryTransport, ProtocolError, ProtocolErrorCode, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Protocol, type EventStore } from '@modelcontextprotocol/server';
+// #endregion more-imports
 
 export function createWeatherServer(): McpServer {
   const mcp = new McpServer({ name: 'weather', version: '1.0.0' });

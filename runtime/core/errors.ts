@@ -3,6 +3,17 @@ import { isJsonObject, type JSONRPCErrorObject } from './jsonrpc.js';
 /**
  * An error that travels on the wire as a JSON-RPC error object. Handlers throw it to answer
  * with a specific code; callers receive it when the peer answers a request with an error.
+ *
+ * @example
+ * ```ts
+ * import { McpServer, ProtocolError, Stateful } from 'mcpgen';
+ *
+ * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
+ * mcp.registerResourceTemplate('note', 'notes://{id}', {}, (uri, { id }) => {
+ *   if (id !== 'welcome') throw new ProtocolError(Stateful.ErrorCode.RESOURCE_NOT_FOUND, 'Resource not found', { uri });
+ *   return { contents: [{ uri, text: 'Hello' }] };
+ * });
+ * ```
  */
 export class ProtocolError extends Error {
   /** The JSON-RPC error code (reserved codes come from the revision's `errorCodes`). */

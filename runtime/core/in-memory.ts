@@ -97,7 +97,23 @@ export class InMemoryTransport implements Transport {
   }
 }
 
-/** Creates two transports wired to each other, e.g. `[clientSide, serverSide]`. */
+/**
+ * Creates two transports wired to each other, e.g. `[clientSide, serverSide]`: a client and a
+ * server in one process, as in tests.
+ *
+ * @example
+ * ```ts
+ * import { Client, createLinkedPair, McpServer } from 'mcpgen';
+ *
+ * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
+ * mcp.registerTool('ping', {}, () => ({ content: [{ type: 'text', text: 'pong' }] }));
+ * const [clientSide, serverSide] = createLinkedPair();
+ * await mcp.connect(serverSide);
+ * const client = new Client({ name: 'test', version: '1.0.0' });
+ * await client.connect(clientSide);
+ * await client.callTool({ name: 'ping', arguments: {} });
+ * ```
+ */
 export function createLinkedPair(options: LinkedPairOptions = {}): [InMemoryTransport, InMemoryTransport] {
   const a = new InMemoryTransport(options);
   const b = new InMemoryTransport(options);

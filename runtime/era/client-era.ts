@@ -65,7 +65,8 @@ export interface EraCache {
  *
  * @example
  * ```ts
- * import { Client, InMemoryEraCache } from 'mcpgen';
+ * import { Client } from 'mcpgen';
+ * import { InMemoryEraCache } from 'mcpgen/advanced';
  *
  * const eraCache = new InMemoryEraCache();
  * const client = new Client({ name: 'app', version: '1.0.0' }, { eraCache });

@@ -38,7 +38,7 @@ const CHANGES: Readonly<Record<string, ChangeNotification>> = changeNotification
  *
  * @example
  * ```ts
- * import { ResponseCache } from 'mcpgen';
+ * import { ResponseCache } from 'mcpgen/advanced';
  *
  * const cache = new ResponseCache({ maxEntries: 64 });
  * cache.store('tools/list', {}, { resultType: 'complete', ttlMs: 60_000, cacheScope: 'public', tools: [] });

@@ -175,6 +175,10 @@ interface WirePayload {
  *
  * @example
  * ```ts
+ * import { createRequestStateBinding, RequestStateCodec } from 'mcpgen/advanced';
+ *
+ * const newSecret = crypto.getRandomValues(new Uint8Array(32));
+ * const oldSecret = 'a secret of at least thirty-two bytes, kept until its states expire';
  * const codec = new RequestStateCodec({
  *   keys: [{ id: 'k2', secret: newSecret }, { id: 'k1', secret: oldSecret }],
  *   encrypt: true,

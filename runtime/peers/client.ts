@@ -316,6 +316,9 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    *
    * @example
    * ```ts
+   * import { Client } from 'mcpgen';
+   *
+   * const client = new Client({ name: 'demo', version: '1.0.0' });
    * client.setNotificationHandler('notifications/tools/list_changed', () => console.log('tools changed'));
    * const subscription = await client.listen({ toolsListChanged: true });
    * // later

@@ -198,7 +198,9 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    *
    * @example
    * ```ts
-   * const server = createMyServer();
+   * import { Server } from 'mcpgen';
+   *
+   * const server = new Server({ name: 'replica', version: '1.0.0' }, { capabilities: { tools: {} } });
    * server.restoreSession({ protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: { name: 'c', version: '1' }, initialized: true });
    * server.isInitialized; // true
    * ```

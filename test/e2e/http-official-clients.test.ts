@@ -14,7 +14,8 @@ import { StreamableHTTPClientTransport as V1StreamableTransport } from '@modelco
 import type { Transport as V1Transport, TransportSendOptions as V1SendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, type JSONRPCMessage as V1Message } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryEventStore, type Server } from '../../runtime/index.js';
+import type { Server } from '../../runtime/index.js';
+import { InMemoryEventStore } from '../../runtime/http.js';
 import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node.js';
 import { createHttpTestServer, eventually } from '../runtime/transports/http/server-support.js';
 import { createDemoServer } from './fixtures/demo-server.js';

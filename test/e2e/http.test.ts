@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client, httpExtra, InMemoryEventStore, Server, StreamableHttpClientTransport } from '../../runtime/index.js';
+import { Client, httpExtra, Server, StreamableHttpClientTransport } from '../../runtime/index.js';
+import { InMemoryEventStore } from '../../runtime/http.js';
 import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node.js';
 
 /** A server whose `poll` tool drops its SSE connection mid-call, for the client to resume. */

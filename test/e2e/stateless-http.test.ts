@@ -6,7 +6,8 @@
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Client, InMemoryEraCache, McpServer, StreamableHttpClientTransport } from '../../runtime/index.js';
+import { Client, McpServer, StreamableHttpClientTransport } from '../../runtime/index.js';
+import { InMemoryEraCache } from '../../runtime/advanced.js';
 import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node.js';
 
 const info = { name: 'dual-era-e2e', version: '1.0.0' };

@@ -3,18 +3,8 @@
 // elicitation and roots as multi round-trip requests), HTTP+SSE in the stateful era.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Client,
-  createLinkedPair,
-  InMemoryEventStore,
-  LegacySseClientTransport,
-  ProtocolError,
-  SdkError,
-  statefulRevisions,
-  statelessRevisions,
-  StreamableHttpClientTransport,
-  type Transport,
-} from '../../runtime/index.js';
+import { Client, createLinkedPair, ProtocolError, SdkError, statefulRevisions, statelessRevisions, StreamableHttpClientTransport, type Transport } from '../../runtime/index.js';
+import { InMemoryEventStore, LegacySseClientTransport } from '../../runtime/http.js';
 import { createMcpNodeServer, StdioClientTransport, type McpNodeServer } from '../../runtime/node.js';
 import { revisionModules } from '../../generated/all.js';
 import { createDemoServer, TOOL_COUNT } from './fixtures/demo-server.js';

@@ -1,7 +1,8 @@
 // Our Client over the HTTP+SSE transport (2024-11-05 style) against the official v1
 // SSEServerTransport, and the Streamable HTTP → HTTP+SSE fallback against real servers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, connectWithFallback, LegacySseClientTransport, statefulRevisions } from '../../runtime/index.js';
+import { Client, connectWithFallback, statefulRevisions } from '../../runtime/index.js';
+import { LegacySseClientTransport } from '../../runtime/http.js';
 import { startV1Sse, startV1Streamable, type RunningServer } from './peers/http-servers.js';
 
 function newClient(protocolVersion: string, errors: Error[]): Client {

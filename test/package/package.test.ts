@@ -167,6 +167,14 @@ describe('the tarball', () => {
 });
 
 describe('every subpath of the exports map', () => {
+  it('is the reviewed list of entries', () => {
+    const name = packed.manifest.name;
+    const revisionSubpath = new RegExp(`^${name}/(\\d{4}-\\d{2}-\\d{2}|draft)$`);
+    expect(specifiers.filter((specifier) => !revisionSubpath.test(specifier)).sort()).toEqual(
+      [name, 'advanced', 'auth', 'extensions/tasks', 'host', 'http', 'node', 'redis', 'tasks'].map((subpath) => (subpath === name ? name : `${name}/${subpath}`)).sort(),
+    );
+  });
+
   const nodes: [string, () => Promise<string>][] = [
     ['Node 20', async () => process.execPath],
     ['Node 22', () => ensureNode22(path.join(ROOT, '.cache/node22'))],
@@ -195,6 +203,8 @@ describe('every subpath of the exports map', () => {
     const withPeers = await checkImports(node, await projectWithPeers(), Object.keys(needsPeer));
     for (const [specifier, entry] of Object.entries(withPeers.modules)) expectLoaded(specifier, entry);
     expect(plain.modules[packed.manifest.name]!.esm).toEqual(expect.arrayContaining(['Client', 'Server', 'McpServer', 'createMcpHttpHandler', 'StreamableHttpClientTransport']));
+    expect(plain.modules[`${packed.manifest.name}/http`]!.esm).toEqual(expect.arrayContaining(['LegacySseClientTransport', 'InMemoryEventStore', 'SseParser']));
+    expect(plain.modules[`${packed.manifest.name}/advanced`]!.esm).toEqual(expect.arrayContaining(['Protocol', 'RequestStateCodec', 'InMemoryEraCache']));
     await writeReport(`imports-node${plain.node.slice(1).split('.')[0]}`, { node: plain.node, subpaths: specifiers.length, esm: true, require: true, needOptionalPeer: needsPeer });
   }, 300_000);
 
@@ -204,6 +214,8 @@ describe('every subpath of the exports map', () => {
     const lines = specifiers.map((specifier, index) => `import * as entry${index} from '${specifier}';`);
     lines.push(
       `import { Client, McpServer, StreamableHttpClientTransport, createMcpHttpHandler } from '${packed.manifest.name}';`,
+      `import { InMemoryEventStore } from '${packed.manifest.name}/http';`,
+      `import { Protocol } from '${packed.manifest.name}/advanced';`,
       '',
       `export const names: number = ${specifiers.map((_, index) => `Object.keys(entry${index}).length`).join(' + ')};`,
       "const mcp = new McpServer({ name: 'consumer', version: '1.0.0' });",
@@ -214,6 +226,8 @@ describe('every subpath of the exports map', () => {
       'export const handler = createMcpHttpHandler({ server: () => mcp.createServer() });',
       "export const client = new Client({ name: 'consumer', version: '1.0.0' });",
       "export const transport = new StreamableHttpClientTransport(new URL('http://127.0.0.1/mcp'));",
+      'export const eventStore = new InMemoryEventStore();',
+      'export type Engine = Protocol;',
     );
     await writeFile(path.join(dir, 'consumer.ts'), `${lines.join('\n')}\n`);
     const compilerOptions = {

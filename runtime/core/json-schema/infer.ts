@@ -9,6 +9,7 @@ import type { JsonSchemaObject } from './types.js';
  *
  * @example
  * ```ts
+ * import type { FromJsonSchema } from 'mcpgen';
  * const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } as const;
  * type Args = FromJsonSchema<typeof schema>; // { n: number }
  * ```

@@ -36,6 +36,7 @@ const VALID: JsonSchemaResult = { valid: true };
  *
  * @example
  * ```ts
+ * import { InterpretingJsonSchemaValidator } from 'mcpgen/advanced';
  * const validator = new InterpretingJsonSchemaValidator();
  * const check = validator.compile({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } } });
  * check({ n: 0 }); // { valid: false, errors: [{ instancePath: '/n', keyword: 'minimum', message: 'must be >= 1', … }] }

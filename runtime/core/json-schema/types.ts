@@ -31,7 +31,7 @@ export type JsonSchemaCheck = (value: unknown) => JsonSchemaResult;
  *
  * @example
  * ```ts
- * import { InterpretingJsonSchemaValidator } from 'mcpgen';
+ * import { InterpretingJsonSchemaValidator } from 'mcpgen/advanced';
  *
  * const check = new InterpretingJsonSchemaValidator().compile({ type: 'object', required: ['id'] });
  * const result = check({});

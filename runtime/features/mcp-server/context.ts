@@ -45,6 +45,10 @@ export interface UrlElicitationParams {
  *
  * @example
  * ```ts
+ * import { McpServer } from 'mcpgen';
+ * import { z } from 'zod';
+ *
+ * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
  * mcp.registerTool('book', { inputSchema: z.object({ city: z.string() }) }, async ({ city }, context) => {
  *   await context.log('info', `booking in ${city}`);
  *   const answer = await context.elicitForm('Which date?', z.object({ date: z.string() }));

@@ -148,6 +148,9 @@ export class McpServer {
    *
    * @example
    * ```ts
+   * import { McpServer } from 'mcpgen';
+   *
+   * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
    * const add = mcp.registerTool('add', {
    *   inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
    * }, ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
@@ -174,6 +177,9 @@ export class McpServer {
    *
    * @example
    * ```ts
+   * import { McpServer } from 'mcpgen';
+   *
+   * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
    * const readme = mcp.registerResource('readme', 'file:///README.md', { mimeType: 'text/markdown' }, (uri) => ({
    *   contents: [{ uri, mimeType: 'text/markdown', text: '# Hello' }],
    * }));
@@ -195,6 +201,9 @@ export class McpServer {
    *
    * @example
    * ```ts
+   * import { McpServer } from 'mcpgen';
+   *
+   * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
    * mcp.registerResourceTemplate('user', 'users://{id}/profile{?fields}', {
    *   complete: { id: (value) => ['alice', 'bob'].filter((id) => id.startsWith(value)) },
    * }, (uri, { id, fields }) => ({ contents: [{ uri, text: `${id}: ${fields ?? 'all'}` }] }));
@@ -213,6 +222,10 @@ export class McpServer {
    *
    * @example
    * ```ts
+   * import { McpServer } from 'mcpgen';
+   * import { z } from 'zod';
+   *
+   * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
    * mcp.registerPrompt('review', {
    *   argsSchema: z.object({ language: z.string().describe('Programming language') }),
    *   complete: { language: (value) => ['go', 'rust', 'typescript'].filter((l) => l.startsWith(value)) },

@@ -44,6 +44,9 @@ export interface PromptConfig<A extends SchemaInput | undefined = undefined> {
  *
  * @example
  * ```ts
+ * import { McpServer } from 'mcpgen';
+ *
+ * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
  * const prompt = mcp.registerPrompt('summarize', {}, () => ({ messages: [] }));
  * prompt.update({ title: 'Summarize' });
  * ```

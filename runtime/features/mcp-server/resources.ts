@@ -50,6 +50,10 @@ export interface ResourceTemplateConfig<T extends string> {
  *
  * @example
  * ```ts
+ * import { McpServer } from 'mcpgen';
+ *
+ * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
+ * let state = 'ok';
  * const status = mcp.registerResource('status', 'app://status', {}, (uri) => ({ contents: [{ uri, text: state }] }));
  * state = 'degraded';
  * await status.notifyUpdated();
@@ -70,7 +74,10 @@ export interface RegisteredResource extends RegisteredHandle {
  *
  * @example
  * ```ts
- * const files = mcp.registerResourceTemplate('file', 'file:///{+path}', {}, readFile);
+ * import { McpServer } from 'mcpgen';
+ *
+ * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
+ * const files = mcp.registerResourceTemplate('file', 'file:///{+path}', {}, (uri, { path }) => ({ contents: [{ uri, text: `contents of ${path}` }] }));
  * files.update({ description: 'Project files' });
  * ```
  */

@@ -7,7 +7,11 @@ import type { Server } from '../../peers/server.js';
  *
  * @example
  * ```ts
- * const session = await mcp.connect(transport);
+ * import { McpServer } from 'mcpgen';
+ * import { StdioServerTransport } from 'mcpgen/node';
+ *
+ * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
+ * const session = await mcp.connect(new StdioServerTransport());
  * console.log(session.clientInfo?.name, session.protocolVersion);
  * mcp.registerTool('beta', { available: (s) => s.clientInfo?.name === 'beta-client' }, () => ({ content: [] }));
  * ```

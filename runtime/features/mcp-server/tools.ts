@@ -64,6 +64,9 @@ export interface ToolUpdate<I extends SchemaInput | undefined, O extends SchemaI
  *
  * @example
  * ```ts
+ * import { McpServer } from 'mcpgen';
+ *
+ * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
  * const tool = mcp.registerTool('search', { description: 'v1' }, () => ({ content: [] }));
  * tool.update({ description: 'v2' }); // one coalesced notifications/tools/list_changed
  * tool.disable();

@@ -11,7 +11,9 @@ export interface Displayable {
  *
  * @example
  * ```ts
- * import { getDisplayName } from 'mcpgen';
+ * import { Client, getDisplayName } from 'mcpgen';
+ *
+ * const client = new Client({ name: 'demo', version: '1.0.0' });
  *
  * for (const tool of await client.listAll('tools/list')) console.log(getDisplayName(tool));
  * ```

@@ -15,10 +15,13 @@ export type RequestedSchema = Stateful.ElicitRequestFormParams['requestedSchema'
  *
  * @example
  * ```ts
+ * import { Client, elicitationDefaults } from 'mcpgen';
+ *
+ * const client = new Client({ name: 'demo', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
  * client.setRequestHandler('elicitation/create', async (params) => {
  *   if (params.mode === 'url') return { action: 'decline' };
  *   const initial = elicitationDefaults(params.requestedSchema);
- *   return { action: 'accept', content: await showForm(params.requestedSchema, initial) };
+ *   return { action: 'accept', content: initial }; // once the user confirmed a form pre-filled with them
  * });
  * ```
  */
@@ -36,7 +39,14 @@ export function elicitationDefaults(schema: RequestedSchema): Record<string, Eli
  *
  * @example
  * ```ts
- * const content = applyElicitationDefaults(params.requestedSchema, { name: 'Grace' }); // plus defaulted fields
+ * import { applyElicitationDefaults, Client } from 'mcpgen';
+ *
+ * const client = new Client({ name: 'demo', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+ * client.setRequestHandler('elicitation/create', (params) => {
+ *   if (params.mode === 'url') return { action: 'decline' };
+ *   const content = applyElicitationDefaults(params.requestedSchema, { name: 'Grace' }); // plus defaulted fields
+ *   return { action: 'accept', content };
+ * });
  * ```
  */
 export function applyElicitationDefaults(schema: RequestedSchema, content: Readonly<Record<string, ElicitationValue>> = {}): Record<string, ElicitationValue> {
@@ -49,6 +59,9 @@ export function applyElicitationDefaults(schema: RequestedSchema, content: Reado
  *
  * @example
  * ```ts
+ * import { Client, withElicitationDefaults } from 'mcpgen';
+ *
+ * const client = new Client({ name: 'demo', version: '1.0.0' });
  * client.setRequestHandler('elicitation/create', withElicitationDefaults(async () => ({ action: 'accept', content: {} })));
  * ```
  */

@@ -66,7 +66,9 @@ interface ListState {
  *
  * @example
  * ```ts
- * import { ListCache, getDisplayName } from 'mcpgen';
+ * import { Client, ListCache, getDisplayName } from 'mcpgen';
+ *
+ * const client = new Client({ name: 'demo', version: '1.0.0' });
  *
  * const lists = new ListCache(client, { autoRefresh: true, onchange: (kind) => console.log(`${kind} changed`) });
  * for (const tool of await lists.tools()) console.log(getDisplayName(tool));

@@ -11,7 +11,13 @@ let sharedValidator: JsonSchemaValidator | undefined;
  *
  * @example
  * ```ts
- * const check = defaultJsonSchemaValidator().compile(tool.inputSchema);
+ * import { Client } from 'mcpgen';
+ * import { defaultJsonSchemaValidator } from 'mcpgen/advanced';
+ *
+ * const client = new Client({ name: 'demo', version: '1.0.0' });
+ * const [tool] = await client.listAll('tools/list');
+ * const args: unknown = JSON.parse('{"city":"Oslo"}'); // what the model produced
+ * const check = defaultJsonSchemaValidator().compile(tool!.inputSchema);
  * if (!check(args).valid) console.warn('the model produced arguments the tool will refuse');
  * ```
  */
@@ -45,7 +51,12 @@ function checkFor(validator: JsonSchemaValidator, schema: object): JsonSchemaChe
  *
  * @example
  * ```ts
- * const issues = checkToolResult(tool, await client.callTool({ name: tool.name, arguments }));
+ * import { checkToolResult, Client } from 'mcpgen';
+ *
+ * const client = new Client({ name: 'demo', version: '1.0.0' });
+ * const [tool] = await client.listAll('tools/list');
+ * if (tool === undefined) throw new Error('no tools');
+ * const issues = checkToolResult(tool, await client.callTool({ name: tool.name, arguments: { city: 'Oslo' } }));
  * if (issues !== null) console.warn(`${tool.name} broke its outputSchema`, issues);
  * ```
  */
@@ -63,7 +74,12 @@ export function checkToolResult(tool: Pick<Stateful.Tool, 'name' | 'outputSchema
  *
  * @example
  * ```ts
- * const result = await client.callTool({ name: tool.name, arguments });
+ * import { assertToolResult, Client } from 'mcpgen';
+ *
+ * const client = new Client({ name: 'demo', version: '1.0.0' });
+ * const [tool] = await client.listAll('tools/list');
+ * if (tool === undefined) throw new Error('no tools');
+ * const result = await client.callTool({ name: tool.name, arguments: { city: 'Oslo' } });
  * assertToolResult(tool, result); // throws when structuredContent breaks tool.outputSchema
  * ```
  */

@@ -89,6 +89,16 @@ export interface SessionRenewal {
  *   JSON-RPC error response (code {@link TRANSPORT_LOST_RESPONSE_CODE}) delivered to `onmessage`,
  *   and the cause is reported to `onerror`;
  * - problems that concern no request (the standalone stream failing) go to `onerror` only.
+ *
+ * @example
+ * ```ts
+ * import { Client, StreamableHttpClientTransport } from 'mcpgen';
+ *
+ * const client = new Client({ name: 'demo', version: '1.0.0' });
+ * await client.connect(new StreamableHttpClientTransport('https://example.com/mcp', { headers: { 'user-agent': 'demo/1.0' } }));
+ * const { tools } = await client.listTools();
+ * await client.close();
+ * ```
  */
 export class StreamableHttpClientTransport implements Transport, StatelessEraTransport {
   onmessage?: (message: unknown, extra?: MessageExtra) => void;

@@ -216,6 +216,15 @@ export interface Connectable {
  * HTTP+SSE otherwise (see {@link FallbackHttpClientTransport}); resolves with the transport, whose
  * `kind` tells which one is in use. Errors other than the fallback statuses (401 and 403
  * included) reject as they are.
+ *
+ * @example
+ * ```ts
+ * import { Client, connectWithFallback } from 'mcpgen';
+ *
+ * const client = new Client({ name: 'demo', version: '1.0.0' });
+ * const transport = await connectWithFallback(client, 'https://example.com/mcp');
+ * console.log(transport.kind); // 'streamable-http', or 'sse' for a 2024-11-05 server
+ * ```
  */
 export async function connectWithFallback(client: Connectable, url: string | URL, options: FallbackOptions = {}): Promise<FallbackHttpClientTransport> {
   const transport = new FallbackHttpClientTransport(url, options);

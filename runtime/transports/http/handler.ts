@@ -103,9 +103,11 @@ export interface McpHttpHandler {
  *
  * @example
  * ```ts
- * import { createMcpHttpHandler, InMemoryEventStore } from 'mcpgen';
+ * import { createMcpHttpHandler, McpServer } from 'mcpgen';
+ * import { InMemoryEventStore } from 'mcpgen/http';
  *
- * const mcp = createMcpHttpHandler({ server: () => createMyServer(), eventStore: new InMemoryEventStore() });
+ * const server = new McpServer({ name: 'demo', version: '1.0.0' });
+ * const mcp = createMcpHttpHandler({ server: () => server.createServer(), eventStore: new InMemoryEventStore() });
  * export default { fetch: (request: Request) => mcp.fetch(request) };
  * ```
  */

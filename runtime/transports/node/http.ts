@@ -51,6 +51,16 @@ export interface McpNodeServer {
 /**
  * Creates a `node:http` server serving one MCP endpoint. It binds to loopback by default, where
  * DNS-rebinding protection is on unless configured otherwise.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from 'mcpgen';
+ * import { createMcpNodeServer } from 'mcpgen/node';
+ *
+ * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
+ * const node = createMcpNodeServer({ server: () => mcp.createServer(), path: '/mcp' });
+ * const url = await node.listen(3000); // http://127.0.0.1:3000/mcp
+ * ```
  */
 export function createMcpNodeServer(options: McpNodeServerOptions): McpNodeServer {
   const mcp = createMcpHttpHandler(options);

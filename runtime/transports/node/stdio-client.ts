@@ -55,6 +55,17 @@ export interface ExitStatus {
  * waits `closeTimeoutMs`, then terminates the whole group (SIGTERM, then SIGKILL after
  * `killTimeoutMs`), so nothing the server spawned outlives the connection. When the server exits
  * by itself, the transport closes with a `closeReason` naming the exit status and stderr tail.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'mcpgen';
+ * import { StdioClientTransport } from 'mcpgen/node';
+ *
+ * const client = new Client({ name: 'demo', version: '1.0.0' });
+ * await client.connect(new StdioClientTransport({ command: 'node', args: ['server.js'] }));
+ * console.log(client.serverInfo?.name);
+ * await client.close(); // ends the server's stdin, then its process group
+ * ```
  */
 export class StdioClientTransport implements Transport {
   onmessage?: (message: unknown, extra?: MessageExtra) => void;

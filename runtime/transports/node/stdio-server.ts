@@ -26,6 +26,16 @@ export interface StdioServerTransportOptions {
 /**
  * The server side of the stdio transport: newline-delimited JSON-RPC on stdin/stdout. The
  * connection ends when the input ends (the client closed our stdin) or on `close()`.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from 'mcpgen';
+ * import { StdioServerTransport } from 'mcpgen/node';
+ *
+ * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
+ * mcp.registerTool('ping', {}, () => ({ content: [{ type: 'text', text: 'pong' }] }));
+ * await mcp.connect(new StdioServerTransport());
+ * ```
  */
 export class StdioServerTransport implements Transport {
   onmessage?: (message: unknown, extra?: MessageExtra) => void;

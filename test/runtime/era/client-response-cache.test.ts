@@ -1,6 +1,6 @@
 // ResponseCache on its own: ttl, keys without _meta, eviction rules, bounds.
 import { describe, expect, it } from 'vitest';
-import { ResponseCache } from '../../../runtime/index.js';
+import { ResponseCache } from '../../../runtime/advanced.js';
 
 describe('ResponseCache', () => {
   it('keeps complete results with a positive ttl, keyed without _meta, and hands out copies', () => {

@@ -1,7 +1,8 @@
 // The Client in the stateless era (2026-07-28) against a scripted server: era negotiation and
 // its cache, the per-request _meta, multi round-trip requests and the response cache.
 import { describe, expect, it } from 'vitest';
-import { Client, InMemoryEraCache, ProtocolError, SdkError, Stateless, type ClientOptions } from '../../../runtime/index.js';
+import { Client, ProtocolError, SdkError, Stateless, type ClientOptions } from '../../../runtime/index.js';
+import { InMemoryEraCache } from '../../../runtime/advanced.js';
 import { complete, DISCOVER, ScriptedServerTransport, type ScriptReply, type SeenRequest } from './client-fixtures.js';
 
 const info = { name: 'stateless-client-test', version: '1.0.0' };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Client, createLinkedPair, Protocol, ProtocolError, SdkError, Server, statefulRevisions, type ClientOptions, type ServerOptions } from '../../../runtime/index.js';
+import { Client, createLinkedPair, ProtocolError, SdkError, Server, statefulRevisions, type ClientOptions, type ServerOptions } from '../../../runtime/index.js';
+import { Protocol } from '../../../runtime/advanced.js';
 import { revisionModule } from '../../../runtime/core/revisions.js';
 
 const info = { name: 'lifecycle', version: '1.0.0' };

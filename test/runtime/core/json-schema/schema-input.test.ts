@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { InterpretingJsonSchemaValidator, type FromJsonSchema, type InferSchemaOutput, type StandardJsonSchemaV1 } from '../../../../runtime/index.js';
+import type { FromJsonSchema, InferSchemaOutput, StandardJsonSchemaV1 } from '../../../../runtime/index.js';
+import { InterpretingJsonSchemaValidator } from '../../../../runtime/advanced.js';
 import { describeSchemaIssues, toParsingSchema } from '../../../../runtime/core/json-schema/schema-input.js';
 
 const validator = new InterpretingJsonSchemaValidator();

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyElicitationDefaults,
-  assertToolResult,
-  checkToolResult,
-  elicitationDefaults,
-  getDisplayName,
-  InterpretingJsonSchemaValidator,
-  McpServer,
-  withElicitationDefaults,
-  type RequestedSchema,
-} from '../../../../runtime/index.js';
+import { applyElicitationDefaults, assertToolResult, checkToolResult, elicitationDefaults, getDisplayName, McpServer, withElicitationDefaults, type RequestedSchema } from '../../../../runtime/index.js';
+import { InterpretingJsonSchemaValidator } from '../../../../runtime/advanced.js';
 import { connect, textOf } from '../../features/mcp-server/harness.js';
 
 describe('getDisplayName', () => {

@@ -1,12 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  connectWithFallback,
-  HttpTransportError,
-  LegacySseClientTransport,
-  SdkError,
-  type Client,
-} from '../../../../runtime/index.js';
+import { connectWithFallback, HttpTransportError, SdkError, type Client } from '../../../../runtime/index.js';
+import { LegacySseClientTransport } from '../../../../runtime/http.js';
 import {
   FakeHttpServer,
   initializeResult,

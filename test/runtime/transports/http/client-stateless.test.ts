@@ -3,7 +3,9 @@
 // rejection, protocol errors in HTTP error bodies, the fallback to initialize, cancellation by
 // closing the exchange, and no resumption.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client, FallbackHttpClientTransport, findHttpTransportError, InMemoryEraCache, StreamableHttpClientTransport, type ClientOptions } from '../../../../runtime/index.js';
+import { Client, findHttpTransportError, StreamableHttpClientTransport, type ClientOptions } from '../../../../runtime/index.js';
+import { FallbackHttpClientTransport } from '../../../../runtime/http.js';
+import { InMemoryEraCache } from '../../../../runtime/advanced.js';
 import { FakeHttpServer, openSse, result, rpcIdOf, rpcMethodOf, sendJson, sendStatus, sleep, type FakeRequest } from './client-fake-server.js';
 import { initializeResult } from './client-fake-server.js';
 import type { ServerResponse } from 'node:http';

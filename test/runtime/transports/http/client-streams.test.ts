@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ProtocolError,
-  SdkError,
-  StreamableHttpClientTransport,
-  TRANSPORT_LOST_RESPONSE_CODE,
-  type Client,
-  type SessionRenewal,
-  type StreamableHttpClientTransportOptions,
-} from '../../../../runtime/index.js';
+import { ProtocolError, SdkError, StreamableHttpClientTransport, type Client, type SessionRenewal, type StreamableHttpClientTransportOptions } from '../../../../runtime/index.js';
+import { TRANSPORT_LOST_RESPONSE_CODE } from '../../../../runtime/http.js';
 import {
   FakeHttpServer,
   initializeResult,

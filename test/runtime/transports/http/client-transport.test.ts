@@ -1,12 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  HttpTransportError,
-  ProtocolError,
-  SdkError,
-  StreamableHttpClientTransport,
-  TRANSPORT_LOST_RESPONSE_CODE,
-  type Client,
-} from '../../../../runtime/index.js';
+import { HttpTransportError, ProtocolError, SdkError, StreamableHttpClientTransport, type Client } from '../../../../runtime/index.js';
+import { TRANSPORT_LOST_RESPONSE_CODE } from '../../../../runtime/http.js';
 import {
   FakeHttpServer,
   openSse,

@@ -1,7 +1,8 @@
 // The legacy HTTP+SSE transport (2024-11-05) of the HTTP server, through the Fetch core, and
 // the bounded in-memory event store.
 import { afterEach, describe, expect, it } from 'vitest';
-import { InMemoryEventStore, type JSONRPCMessage } from '../../../../runtime/index.js';
+import type { JSONRPCMessage } from '../../../../runtime/index.js';
+import { InMemoryEventStore } from '../../../../runtime/http.js';
 import { callTool, createRig, eventually, initializeRequest, isResponseTo, messageOf, SseReader, type Rig } from './server-support.js';
 
 let rig: Rig;

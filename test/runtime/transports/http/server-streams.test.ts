@@ -2,7 +2,7 @@
 // of related messages, the standalone stream, priming, replay after Last-Event-ID, SEP-1699
 // polling, keep-alives and disconnects.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InMemoryEventStore } from '../../../../runtime/index.js';
+import { InMemoryEventStore } from '../../../../runtime/http.js';
 import { callTool, createRig, eventually, isResponseTo, messageOf, SseReader, type Rig } from './server-support.js';
 
 let rig: Rig;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SseParser, type ParsedSseEvent } from '../../../../runtime/index.js';
+import { SseParser, type ParsedSseEvent } from '../../../../runtime/http.js';
 
 interface Parsed {
   events: ParsedSseEvent[];

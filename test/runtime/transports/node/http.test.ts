@@ -2,7 +2,7 @@
 // disconnects release everything, and nothing a client sends crashes the process.
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../../runtime/index.js';
+import { InMemoryEventStore } from '../../../../runtime/http.js';
 import { createMcpNodeServer, toNodeHandler, type McpNodeServer, type McpNodeServerOptions } from '../../../../runtime/node.js';
 import { createMcpHttpHandler } from '../../../../runtime/index.js';
 import { createServer } from 'node:http';

@@ -1,0 +1,158 @@
+/**
+ * The doc comments of the package's runtime-neutral and Node entries (`mcpgen`, `mcpgen/node`,
+ * `mcpgen/http`, `mcpgen/advanced`): every exported value has one, the main entry points carry
+ * an `@example`, and every `@example` on any export of those entries (its own doc comment or
+ * one of its members') type-checks against the real sources, with the package's subpaths
+ * mapped onto them through the exports map, so that the documented usage cannot drift from
+ * the API. Examples are whole programs: they import what they use from the package.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import ts from 'typescript';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const ENTRIES = ['runtime/index.ts', 'runtime/node.ts', 'runtime/http.ts', 'runtime/advanced.ts'];
+
+/** Values a reader meets first; each shows its use in an `@example`. */
+const MAIN_ENTRY_POINTS: Readonly<Record<string, readonly string[]>> = {
+  'runtime/index.ts': ['McpServer', 'Client', 'Server', 'createMcpHttpHandler', 'StreamableHttpClientTransport', 'connectWithFallback', 'createLinkedPair', 'ProtocolError', 'UriTemplate'],
+  'runtime/node.ts': ['StdioServerTransport', 'StdioClientTransport', 'createMcpNodeServer'],
+};
+
+/** `mcpgen/...` → the source file behind it, read from package.json's exports map. */
+function subpathSources(): Record<string, string[]> {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { types: string }> };
+  const paths: Record<string, string[]> = {};
+  for (const [key, conditions] of Object.entries(manifest.exports)) {
+    const specifier = key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`;
+    paths[specifier] = [join(ROOT, conditions.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts'))];
+  }
+  return paths;
+}
+
+const OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+  types: ['node'],
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  paths: subpathSources(),
+};
+
+interface Documented {
+  readonly entry: string;
+  readonly name: string;
+  readonly isValue: boolean;
+  /** The doc comment right above the declaration, if any. */
+  readonly doc: string | undefined;
+  /** The `@example` blocks of the declaration and its members. */
+  readonly examples: string[];
+}
+
+/** The statement a declaration's doc comment sits on. */
+function statementOf(node: ts.Node): ts.Node {
+  if (ts.isVariableDeclaration(node)) return node.parent.parent;
+  if (ts.isNamespaceExport(node) || ts.isExportSpecifier(node)) return ts.findAncestor(node, ts.isExportDeclaration) ?? node;
+  return node;
+}
+
+function leadingDoc(node: ts.Node): string | undefined {
+  const text = node.getSourceFile().getFullText();
+  const ranges = ts.getLeadingCommentRanges(text, node.getFullStart()) ?? [];
+  const last = ranges.at(-1);
+  const comment = last === undefined ? undefined : text.slice(last.pos, last.end);
+  return comment?.startsWith('/**') ? comment : undefined;
+}
+
+function examplesIn(text: string): string[] {
+  const pattern = /@example\s*\n\s*\*\s*```ts\n([\s\S]*?)\n\s*\*\s*```/g;
+  return [...text.matchAll(pattern)].map((match) => match[1]!.split('\n').map((line) => line.replace(/^\s*\* ?/, '')).join('\n'));
+}
+
+/** The declarations behind an export: the real ones, or the `export * as` that names a module. */
+function declarationsOf(checker: ts.TypeChecker, symbol: ts.Symbol): ts.Node[] {
+  let current = symbol;
+  let namespaceExport: ts.Node | undefined;
+  while (current.flags & ts.SymbolFlags.Alias) {
+    namespaceExport = current.declarations?.find(ts.isNamespaceExport) ?? namespaceExport;
+    current = checker.getImmediateAliasedSymbol(current) ?? current;
+    if (current === symbol) break;
+  }
+  if (current.flags & ts.SymbolFlags.ValueModule && namespaceExport !== undefined) return [namespaceExport];
+  return current.declarations ?? [];
+}
+
+function inventory(): Documented[] {
+  const program = ts.createProgram(ENTRIES.map((entry) => join(ROOT, entry)), OPTIONS);
+  const checker = program.getTypeChecker();
+  const documented: Documented[] = [];
+  for (const entry of ENTRIES) {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(join(ROOT, entry))!)!;
+    for (const symbol of checker.getExportsOfModule(module)) {
+      const specifier = symbol.declarations?.[0];
+      const typeOnly = specifier !== undefined && ts.isExportSpecifier(specifier) && (specifier.isTypeOnly || specifier.parent.parent.isTypeOnly);
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      const statements = declarationsOf(checker, symbol).map(statementOf);
+      const docs = statements.map(leadingDoc).filter((doc) => doc !== undefined);
+      documented.push({
+        entry,
+        name: symbol.name,
+        isValue: !typeOnly && (target.flags & ts.SymbolFlags.Value) !== 0,
+        doc: docs[0],
+        examples: [...new Set(statements.flatMap((statement) => examplesIn(statement.getFullText())))],
+      });
+    }
+  }
+  return documented;
+}
+
+let documented: Documented[];
+
+describe('doc comments of the package entries', () => {
+  beforeAll(() => {
+    documented = inventory();
+  }, 120_000);
+
+  it('exist on every exported value', () => {
+    const values = documented.filter((entry) => entry.isValue);
+    expect(values.length).toBeGreaterThan(50);
+    expect(values.filter((entry) => entry.doc === undefined).map((entry) => `${entry.entry}: ${entry.name}`)).toEqual([]);
+  });
+
+  it('show the main entry points in an @example', () => {
+    const missing = Object.entries(MAIN_ENTRY_POINTS).flatMap(([entry, names]) =>
+      names.filter((name) => !documented.some((item) => item.entry === entry && item.name === name && item.examples.length > 0)).map((name) => `${entry}: ${name}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('hold @examples that import from the package and type-check', () => {
+    const seen = new Set<string>();
+    const examples = documented.flatMap((item) =>
+      item.examples.filter((code) => !seen.has(code) && seen.add(code)).map((code, index) => ({ name: `${item.entry} ${item.name}#${index + 1}`, code })),
+    );
+    expect(examples.length).toBeGreaterThanOrEqual(20);
+    expect(examples.filter((example) => /from '\.{1,2}\//.test(example.code)).map((example) => example.name)).toEqual([]);
+    const virtual = new Map(examples.map((example, index) => [join(ROOT, `.examples/index-example-${index}.ts`), { ...example, code: `${example.code}\nexport {};\n` }]));
+    const host = ts.createCompilerHost(OPTIONS);
+    const readFile = host.readFile.bind(host);
+    const fileExists = host.fileExists.bind(host);
+    const getSourceFile = host.getSourceFile.bind(host);
+    host.readFile = (name) => virtual.get(name)?.code ?? readFile(name);
+    host.fileExists = (name) => virtual.has(name) || fileExists(name);
+    host.getSourceFile = (name, version, onError, create) => {
+      const example = virtual.get(name);
+      return example === undefined ? getSourceFile(name, version, onError, create) : ts.createSourceFile(name, example.code, version, true);
+    };
+    const program = ts.createProgram([...virtual.keys()], OPTIONS, host);
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .filter((diagnostic) => diagnostic.file !== undefined && virtual.has(diagnostic.file.fileName))
+      .map((diagnostic) => `${virtual.get(diagnostic.file!.fileName)!.name}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+    expect(problems).toEqual([]);
+  }, 120_000);
+});

@@ -3,6 +3,9 @@
  * Workers, Deno and Bun. Node-only transports live under `mcpgen/node`.
  */
 export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotificationHandler, type ListAllOptions, type ListenSubscription, type NegotiationMode, type PageItem, type PaginatedMethod } from './peers/client.js';
+// What a Client offers by the protocol types it is typed with (both eras by default).
+export type { BothEras, ClientParams, ClientResult, ClientSenders, EitherRevision, HandledRequests, ListenFilter } from './peers/client-types.js';
+export type { MethodUnavailable } from './peers/senders.js';
 // The Client in the stateless era: era choice per server, multi round-trip requests, cacheable results.
 export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice, type StatelessEra, type StatelessEraTransport } from './era/client-era.js';
 export { ResponseCache, type ResponseCacheOptions } from './era/client-response-cache.js';

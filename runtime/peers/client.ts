@@ -6,6 +6,7 @@ import { findHttpTransportError } from '../transports/http/client-errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/protocol.js';
 import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
+import { unavailableMethodError, type BothEras, type ClientParams, type ClientSenders, type HandledParams, type HandledRequests, type HandledResult, type ListenFilter } from './client-types.js';
 import type { NotificationContext, NotificationHandler, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
 import { defaultEraCache, serverIdentity, statelessHookOf, type EraCache, type EraChoice } from '../era/client-era.js';
@@ -18,7 +19,7 @@ import type { Transport } from '../core/transport.js';
 import { checkValue, describeIssues } from '../core/validation.js';
 import { acceptsInput } from '../era/input-broker.js';
 
-type Defaults = Stateful.ProtocolTypes;
+type Defaults = BothEras;
 type ClientRequests = Stateful.ClientRequestMap;
 
 /** Options of a {@link Client}. */
@@ -65,10 +66,10 @@ export interface ClientOptions<T extends ProtocolTypesShape = Defaults> extends 
 export type NegotiationMode = 'auto' | 'pin';
 
 /** A handler for server→client request `M`. */
-export type ClientRequestHandler<M extends keyof T['serverRequests'], T extends ProtocolTypesShape = Defaults> = (
-  params: T['serverRequests'][M]['params'],
+export type ClientRequestHandler<M extends keyof HandledRequests<T>, T extends ProtocolTypesShape = Defaults> = (
+  params: HandledParams<T, M>,
   context: RequestContext,
-) => T['serverRequests'][M]['result'] | Promise<T['serverRequests'][M]['result']>;
+) => HandledResult<T, M> | Promise<HandledResult<T, M>>;
 
 /** A handler for server→client notification `M`. */
 export type ClientNotificationHandler<M extends keyof T['serverNotifications'], T extends ProtocolTypesShape = Defaults> = (
@@ -92,8 +93,8 @@ export interface ListAllOptions extends RequestOptions {
   readonly maxPages?: number;
 }
 
-// Typed senders for every client→server request and client notification, generated from the method table.
-export interface Client<T extends ProtocolTypesShape = Defaults> extends Stateful.ClientStubs<RequestOptions>, Stateful.ClientNotifiers<RequestOptions> {}
+// Typed senders of T's client→server requests and client notifications (see client-types.ts).
+export interface Client<T extends ProtocolTypesShape = Defaults> extends ClientSenders<T> {}
 
 /**
  * A low-level MCP client for every revision. In the stateless era (2026-07-28 on) it learns the
@@ -169,7 +170,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       : new ResponseCache({ ...(typeof cacheOptions === 'object' ? cacheOptions : {}), isList: (method) => this.protocol.revision?.methods[method]?.pagination != null });
     const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
     const notify = (method: string, params: unknown) => this.sendNotification(method, params);
-    Object.assign(this, Stateful.clientStubs(send), Stateful.clientNotifiers(notify));
+    Object.assign(this, Stateless.clientStubs(send), Stateful.clientStubs(send), Stateful.clientNotifiers(notify));
   }
 
   /** The capabilities the server declared (in `initialize` or `server/discover`). */
@@ -241,7 +242,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   }
 
   /** Sends any client→server request of the negotiated revision, checking the server's capabilities. */
-  request<M extends keyof T['clientRequests'] & string>(method: M, params: T['clientRequests'][M]['params'], options?: RequestOptions): Promise<T['clientRequests'][M]['result']> {
+  request<M extends keyof T['clientRequests'] & string>(method: M, params: ClientParams<T, M>, options?: RequestOptions): Promise<T['clientRequests'][M]['result']> {
     return this.sendRequest(method, params, options) as Promise<T['clientRequests'][M]['result']>;
   }
 
@@ -271,7 +272,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * the stateless era. Fails with SdkError('CAPABILITY_MISSING') when the client did not
    * declare the capability it needs.
    */
-  setRequestHandler<M extends keyof T['serverRequests'] & string>(method: M, handler: ClientRequestHandler<M, T>): void {
+  setRequestHandler<M extends keyof HandledRequests<T> & string>(method: M, handler: ClientRequestHandler<M, T>): void {
     this.registerRequestHandler(method, handler as ClientRequestHandler<M, T>);
     this.inputHandlers.set(method, handler as unknown as ClientRequestHandler<never, T>);
   }
@@ -288,6 +289,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * (tool schemas, the server's identity). In the stateful era: sends as it is.
    */
   protected override async sendRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
+    const unavailable = unavailableMethodError(method, this.protocol.revision, this.revisionModules);
+    if (unavailable !== undefined) throw unavailable;
     if (this.eraValue !== 'stateless') return super.sendRequest(method, params, options);
     const info = this.protocol.revision?.methods[method];
     if (info?.cacheable === true) {
@@ -321,7 +324,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * subscription.close();
    * ```
    */
-  async listen(filter: Stateless.SubscriptionFilter, options: Pick<RequestOptions, 'signal'> = {}): Promise<ListenSubscription> {
+  async listen(filter: ListenFilter<T>, options: Pick<RequestOptions, 'signal'> = {}): Promise<ListenSubscription> {
     if (this.eraValue !== 'stateless') {
       throw new SdkError('UNKNOWN_METHOD', `subscriptions/listen belongs to the stateless era; this connection speaks ${this.protocolVersion ?? '(not connected)'}`);
     }

@@ -1,5 +1,9 @@
 import type { Stateful } from '../../../generated/latest.js';
 import type { ClientRequestHandler } from '../client.js';
+import type { BothEras, HandledRequests } from '../client-types.js';
+import type { ProtocolTypesShape } from '../../core/protocol-types.js';
+
+type Elicit = 'elicitation/create';
 import { isPlainObject } from '../../core/json-schema/json-values.js';
 
 /** A value an elicitation form field can hold. */
@@ -51,10 +55,13 @@ export function applyElicitationDefaults(schema: RequestedSchema, content: Reado
  * client.setRequestHandler('elicitation/create', withElicitationDefaults(async () => ({ action: 'accept', content: {} })));
  * ```
  */
-export function withElicitationDefaults(handler: ClientRequestHandler<'elicitation/create'>): ClientRequestHandler<'elicitation/create'> {
-  return async (params, context) => {
-    const result = await handler(params, context);
+export function withElicitationDefaults<T extends ProtocolTypesShape = BothEras>(handler: ClientRequestHandler<Elicit & keyof HandledRequests<T>, T>): ClientRequestHandler<Elicit & keyof HandledRequests<T>, T> {
+  // Every revision's elicitation params and result have the members read here; the both-eras view types them.
+  const inner = handler as unknown as ClientRequestHandler<'elicitation/create'>;
+  const wrapped: ClientRequestHandler<'elicitation/create'> = async (params, context) => {
+    const result = await inner(params, context);
     if (result.action !== 'accept' || params.mode === 'url' || !('requestedSchema' in params)) return result;
     return { ...result, content: applyElicitationDefaults(params.requestedSchema, result.content ?? {}) };
   };
+  return wrapped as unknown as ClientRequestHandler<Elicit & keyof HandledRequests<T>, T>;
 }

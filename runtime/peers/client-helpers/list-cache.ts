@@ -1,5 +1,7 @@
 import type { Stateful } from '../../../generated/latest.js';
 import type { Client, ListAllOptions } from '../client.js';
+import type { BothEras, ClientResult } from '../client-types.js';
+import type { ProtocolTypesShape } from '../../core/protocol-types.js';
 import { asError } from '../../core/errors.js';
 import type { JsonSchemaValidator } from '../../core/json-schema/types.js';
 import type { RequestOptions } from '../../core/request-context.js';
@@ -75,16 +77,17 @@ interface ListState {
  * const result = await lists.callTool({ name: 'forecast', arguments: { city: 'Oslo' } }); // structuredContent checked
  * ```
  */
-export class ListCache {
+export class ListCache<T extends ProtocolTypesShape = BothEras> {
+  /** The lists and `tools/call` are methods of every revision, so any Client is used through the both-eras view. */
   private readonly client: Client;
   private readonly options: ListCacheOptions;
   private readonly states = new Map<CachedListKind, ListState>();
 
-  constructor(client: Client, options: ListCacheOptions = {}) {
-    this.client = client;
+  constructor(client: Client<T>, options: ListCacheOptions = {}) {
+    this.client = client as unknown as Client;
     this.options = options;
     for (const [method, kinds] of Object.entries(STALE_AFTER)) {
-      client.setNotificationHandler(method as keyof typeof STALE_AFTER, () => {
+      this.client.setNotificationHandler(method as keyof typeof STALE_AFTER, () => {
         for (const kind of kinds) this.changed(kind);
       });
     }
@@ -137,7 +140,7 @@ export class ListCache {
    * Calls a tool and checks a successful result's `structuredContent` against the tool's
    * `outputSchema` (as listed); a mismatch rejects with SdkError('INVALID_RESULT').
    */
-  async callTool(params: Stateful.CallToolRequestParams, options?: RequestOptions): Promise<Stateful.CallToolResult> {
+  async callTool(params: Stateful.CallToolRequestParams, options?: RequestOptions): Promise<ClientResult<'tools/call'>> {
     const result = await this.client.callTool(params, options);
     const tool = (await this.get('tools')).find((candidate) => candidate.name === params.name);
     if (tool !== undefined) assertToolResult(tool, result, this.options.validator);

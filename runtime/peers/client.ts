@@ -7,7 +7,7 @@ import { isJsonObject } from '../core/jsonrpc.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/protocol.js';
 import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
 import { unavailableMethodError, type BothEras, type ClientParams, type ClientSenders, type HandledParams, type HandledRequests, type HandledResult, type ListenFilter } from './client-types.js';
-import type { NotificationContext, NotificationHandler, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
+import type { NotificationContext, NotificationHandler, NotificationOptions, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
 import { defaultEraCache, serverIdentity, statelessHookOf, type EraCache, type EraChoice } from '../era/client-era.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, runInputRounds } from '../era/client-mrtr.js';
@@ -289,7 +289,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * (tool schemas, the server's identity). In the stateful era: sends as it is.
    */
   protected override async sendRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
-    const unavailable = unavailableMethodError(method, this.protocol.revision, this.revisionModules);
+    const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.revisionModules);
     if (unavailable !== undefined) throw unavailable;
     if (this.eraValue !== 'stateless') return super.sendRequest(method, params, options);
     const info = this.protocol.revision?.methods[method];
@@ -310,6 +310,13 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     return this.learn(method, params, result);
   }
 
+  /** Refuses a notification the negotiated revision lacks as {@link sendRequest} does a request. */
+  protected override async sendNotification(method: string, params: unknown, options?: NotificationOptions): Promise<void> {
+    const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.revisionModules);
+    if (unavailable !== undefined) throw unavailable;
+    return super.sendNotification(method, params, options);
+  }
+
   /**
    * Stateless era: opens a `subscriptions/listen` stream for the change notifications `filter`
    * opts in to. They reach the handlers set with `setNotificationHandler` (and evict the
@@ -326,7 +333,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    */
   async listen(filter: ListenFilter<T>, options: Pick<RequestOptions, 'signal'> = {}): Promise<ListenSubscription> {
     if (this.eraValue !== 'stateless') {
-      throw new SdkError('UNKNOWN_METHOD', `subscriptions/listen belongs to the stateless era; this connection speaks ${this.protocolVersion ?? '(not connected)'}`);
+      throw unavailableMethodError(SUBSCRIPTIONS_LISTEN, this.protocol.revision, this.revisionModules)
+        ?? new SdkError('UNKNOWN_METHOD', `subscriptions/listen belongs to the stateless era; this connection speaks ${this.protocolVersion ?? '(not connected)'}`);
     }
     for (const method of LISTENED) {
       if (!this.userNotificationHandlers.has(method)) this.registerNotificationHandler(method, this.evictingHandler(method));

@@ -11,6 +11,7 @@ export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice, type 
 export { ResponseCache, type ResponseCacheOptions } from './era/client-response-cache.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './era/client-mrtr.js';
 export { Server, type ServerOptions, type ServerRequestHandler, type ServerNotificationHandler, type RestoredSessionState } from './peers/server.js';
+export type { ServerSenders } from './peers/server-types.js';
 export { Protocol, DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './core/protocol.js';
 export { ProtocolError, SdkError, type SdkErrorCode } from './core/errors.js';
 export { InMemoryTransport, createLinkedPair, type LinkedPairOptions } from './core/in-memory.js';

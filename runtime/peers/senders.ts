@@ -51,12 +51,12 @@ export type NotificationSender<E, O, Filled extends PropertyKey = never> = false
   ? (params: CallerParams<ParamsOf<E>, Filled>, options?: O) => Promise<void>
   : (params?: CallerParams<ParamsOf<E>, Filled>, options?: O) => Promise<void>;
 
-/** One request sender per name of the table `Names`, typed from the request map `Map`. */
+/** One request sender per name of the table `Names`, typed from the request map `Map` (writable, as methods are: wrappers replace them). */
 export type RequestSenders<Names extends { readonly [name: string]: string }, Map, O, Filled extends PropertyKey = never> = {
-  readonly [S in keyof Names]: Names[S] extends keyof Map ? RequestSender<Map[Names[S]], O, Filled> : MethodUnavailable<Names[S]>;
+  -readonly [S in keyof Names]: Names[S] extends keyof Map ? RequestSender<Map[Names[S]], O, Filled> : MethodUnavailable<Names[S]>;
 };
 
 /** One notification sender per name of the table `Names`, typed from the notification map `Map`. */
 export type NotificationSenders<Names extends { readonly [name: string]: string }, Map, O, Filled extends PropertyKey = never> = {
-  readonly [S in keyof Names]: Names[S] extends keyof Map ? NotificationSender<Map[Names[S]], O, Filled> : MethodUnavailable<Names[S]>;
+  -readonly [S in keyof Names]: Names[S] extends keyof Map ? NotificationSender<Map[Names[S]], O, Filled> : MethodUnavailable<Names[S]>;
 };

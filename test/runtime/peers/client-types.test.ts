@@ -5,7 +5,7 @@
  * compile-time side is test/runtime/fixtures/client-types/era-typing.ts (checked by typecheck).
  */
 import { describe, expect, it } from 'vitest';
-import { clientNotificationSenders, clientRequestSenders } from '../../../generated/senders.js';
+import { clientNotificationSenders, clientRequestSenders, serverNotificationSenders, serverRequestSenders } from '../../../generated/senders.js';
 import { Client, createLinkedPair, McpServer, SdkError, Server, type Stateful } from '../../../runtime/index.js';
 
 const info = { name: 'era-types', version: '1.0.0' };
@@ -73,6 +73,12 @@ describe('typed senders', () => {
   it('exist at run time for every sender of the generated tables', () => {
     const client = new Client(info) as unknown as Record<string, unknown>;
     const missing = [...Object.keys(clientRequestSenders), ...Object.keys(clientNotificationSenders)].filter((name) => typeof client[name] !== 'function');
+    expect(missing).toEqual([]);
+  });
+
+  it('exist at run time on a Server for every sender of the generated tables', () => {
+    const server = new Server(info) as unknown as Record<string, unknown>;
+    const missing = [...Object.keys(serverRequestSenders), ...Object.keys(serverNotificationSenders)].filter((name) => typeof server[name] !== 'function');
     expect(missing).toEqual([]);
   });
 });

@@ -64,6 +64,18 @@ function resultValidatorExpr(model: RevisionModel, spec: MethodSpec): string {
   return `byResultType({ ${members.join(', ')} }, ${validatorName(final!)})`;
 }
 
+/** Whether `side` sends `spec` as a JSON-RPC request (embedded input requests are not sent). */
+export function requestSender(spec: MethodSpec, side: 'client' | 'server'): boolean {
+  return spec.kind === 'request' && !spec.embedded && (spec.direction === 'both' || spec.direction === (side === 'client' ? 'client-to-server' : 'server-to-client'));
+}
+
+/** Whether `side` sends notification `spec`. */
+export function notificationSender(spec: MethodSpec, side: 'client' | 'server'): boolean {
+  return spec.kind === 'notification' && (spec.direction === 'both' || spec.direction === (side === 'client' ? 'client-to-server' : 'server-to-client'));
+}
+
+const embeddedRequest = (spec: MethodSpec) => spec.kind === 'request' && spec.embedded;
+
 /** `methods.ts`: the method table, per-direction type maps and typed stubs. */
 export function emitMethodsFile(model: RevisionModel, table: RevisionTable): string {
   const used = new Set<string>();
@@ -115,11 +127,6 @@ export function emitMethodsFile(model: RevisionModel, table: RevisionTable): str
   out.push(`export const methods = {\n${entries.join('\n')}\n} as const satisfies Readonly<Record<string, MethodInfo>>;`, '');
   out.push('/** A method name of this revision. */', 'export type Method = keyof typeof methods;', '');
 
-  const requestSender = (spec: MethodSpec, side: 'client' | 'server') =>
-    spec.kind === 'request' && !spec.embedded && (spec.direction === 'both' || spec.direction === (side === 'client' ? 'client-to-server' : 'server-to-client'));
-  const notificationSender = (spec: MethodSpec, side: 'client' | 'server') =>
-    spec.kind === 'notification' && (spec.direction === 'both' || spec.direction === (side === 'client' ? 'client-to-server' : 'server-to-client'));
-  const embeddedRequest = (spec: MethodSpec) => spec.kind === 'request' && spec.embedded;
 
   const requestMap = (name: string, doc: string, pick: (s: MethodSpec) => boolean) => {
     const rows = table.methods.filter(pick).map((s) => `  ${q(s.method)}: { params: ${paramsType(s)}; paramsRequired: ${s.paramsRequired}; result: T.${s.resultDefinitions[0]} };`);
@@ -142,6 +149,7 @@ export function emitMethodsFile(model: RevisionModel, table: RevisionTable): str
     '  serverRequests: ServerRequestMap;',
     '  clientNotifications: ClientNotificationMap;',
     '  serverNotifications: ServerNotificationMap;',
+    '  inputRequests: InputRequestMap;',
     ...(model.definitions.ClientCapabilities ? ['  clientCapabilities: T.ClientCapabilities;'] : []),
     ...(model.definitions.ServerCapabilities ? ['  serverCapabilities: T.ServerCapabilities;'] : []),
     '}',

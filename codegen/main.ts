@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, relative } from 'node:path';
 import { emitChangeNotificationsFile, emitMethodNamesFile } from './emit-facts.js';
 import { emitErrorsFile, emitIndexFile, emitMethodsFile, emitValidatorsFile, featuresLiteral, inlineParamsTarget, TYPE_EXPORTS, VALUE_EXPORTS } from './emit-revision.js';
+import { emitSendersFile } from './emit-senders.js';
 import { emitTypes } from './emit-types.js';
 import type { ValidatorTarget } from './emit-validators.js';
 import { buildExtension, emitExtensionFiles, extensionSourceKey, readExtensionPins, type BuiltExtension, type ExtensionPin } from './extensions.js';
@@ -279,6 +280,7 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
       '',
     ].join('\n'),
   );
+  put('senders.ts', allLabel, allHash, emitSendersFile(pins.map((p) => ({ revision: p.revision, table: tables.get(p.revision)! }))));
   const latestOf = (era: string) => [...released].reverse().find((p) => p.era === era);
   const latestLines = [`/** The newest released revision's types. */`, `export type * from './${latest.revision}/types.js';`];
   for (const [alias, era] of [['Stateful', 'stateful'], ['Stateless', 'stateless']] as const) {

@@ -9,7 +9,7 @@
  *
  * Run by hand: MCP_CONFORMANCE_SCENARIO=tools_call node --import tsx conformance/client.ts http://127.0.0.1:3000/mcp
  */
-import { Client, releasedRevisions, StreamableHttpClientTransport, Stateful, statefulRevisions } from '../runtime/index.js';
+import { Client, releasedRevisions, StreamableHttpClientTransport, Stateful, statefulRevisions, type BothEras, type ClientResult, type HandledRequests } from '../runtime/index.js';
 import { authProviderFor, isAuthScenario, runAuthScenario } from './auth-client.js';
 
 /** Every scenario finishes well within this, or the client gives up (the suite would wait 30 s). */
@@ -21,7 +21,7 @@ type Scenario = (client: Client) => Promise<void>;
 class ScenarioFailure extends Error {}
 
 /** Accepts a form elicitation, filling every field from its schema default (SEP-1034). */
-function acceptWithDefaults(params: Stateful.ElicitRequestParams): Stateful.ElicitResult {
+function acceptWithDefaults(params: HandledRequests<BothEras>['elicitation/create']['params']): Stateful.ElicitResult {
   if (params.mode === 'url') {
     return { action: 'decline' };
   }
@@ -39,7 +39,7 @@ async function listTools(client: Client): Promise<Stateful.Tool[]> {
   return client.listAll('tools/list', undefined, { timeout: REQUEST_TIMEOUT_MS });
 }
 
-async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Stateful.CallToolResult> {
+async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ClientResult<'tools/call'>> {
   const result = await client.callTool({ name, arguments: args }, { timeout: REQUEST_TIMEOUT_MS });
   if (result.isError === true) {
     const first = result.content[0];

@@ -23,7 +23,11 @@ export type { Completer, CompletionContext, CompletionValues } from './features/
 export type { RegisteredHandle } from './features/mcp-server/registry.js';
 export type { ListChangedMode } from './features/mcp-server/list-changed.js';
 export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotificationHandler, type ListAllOptions, type ListenSubscription, type NegotiationMode, type PageItem, type PaginatedMethod } from './peers/client.js';
+// What a Client offers by the protocol types it is typed with (both eras by default).
+export type { BothEras, ClientParams, ClientResult, ClientSenders, EitherRevision, HandledRequests, ListenFilter } from './peers/client-types.js';
+export type { MethodUnavailable } from './peers/senders.js';
 export { Server, type ServerOptions, type ServerRequestHandler, type ServerNotificationHandler, type RestoredSessionState } from './peers/server.js';
+export type { ServerSenders } from './peers/server-types.js';
 export type { RequestContext, NotificationContext, RequestOptions, NotificationOptions, RequestHandler, NotificationHandler } from './core/request-context.js';
 export type { Progress } from './core/pending-requests.js';
 export type { ProtocolTypesShape, RequestTypes, NotificationTypes, CapabilitiesOf } from './core/protocol-types.js';

@@ -7,13 +7,14 @@
  */
 import assert from 'node:assert/strict';
 // #region client
-import { Client } from '../../runtime/index.js';
+import { Client, type Stateful, type Stateless } from '../../runtime/index.js';
 // #endregion client
 import { isMain, runStoryFromArgs, type Connect, type Story } from '../shared/harness.js';
 import { createServer } from './server.js';
 
 export async function run(connect: Connect): Promise<void> {
-  const client = new Client({ name: 'notes-client', version: '1.0.0' });
+  // subscriptions/listen (below) exists only in the stateless era: this client is typed with and pinned to it.
+  const client = new Client<Stateless.ProtocolTypes>({ name: 'notes-client', version: '1.0.0' }, { protocolVersion: '2026-07-28', negotiation: 'pin' });
   await connect(client);
 
   // #region read
@@ -55,7 +56,7 @@ export async function run(connect: Connect): Promise<void> {
 
   // A session client subscribes to a resource and hears about its changes.
   // #region subscribe
-  const session = new Client({ name: 'notes-watcher', version: '1.0.0' }, { protocolVersion: '2025-11-25' });
+  const session = new Client<Stateful.ProtocolTypes>({ name: 'notes-watcher', version: '1.0.0' }, { protocolVersion: '2025-11-25' });
   // #endregion subscribe
   await connect(session);
   // #region subscribe

@@ -18,7 +18,10 @@ export type TransportKind = 'stdio' | 'http' | 'memory';
 export const TRANSPORTS: readonly TransportKind[] = ['stdio', 'http', 'memory'];
 
 /** Connects a Client to a fresh connection of the story's server; options tune the transport. */
-export type Connect = (client: Client, options?: ConnectOptions) => Promise<void>;
+export type Connect = (client: StoryClient, options?: ConnectOptions) => Promise<void>;
+
+/** A Client of any protocol types: the harness only connects and closes it. */
+export type StoryClient = Pick<Client, 'connect' | 'close'>;
 
 export interface ConnectOptions {
   /** HTTP only: the protocol version header the transport starts with (tests of the dual-era endpoint). */
@@ -72,7 +75,7 @@ export interface Story {
 
 /** Runs `story.run` with clients connected over `transport`, then closes everything it opened. */
 export async function runStory(story: Story, transport: TransportKind): Promise<void> {
-  const clients: Client[] = [];
+  const clients: StoryClient[] = [];
   const cleanups: Array<() => Promise<void>> = [];
   let factory: ServerFactory | undefined;
   let url: URL | undefined;

@@ -540,6 +540,7 @@ export interface ProtocolTypes {
   serverRequests: ServerRequestMap;
   clientNotifications: ClientNotificationMap;
   serverNotifications: ServerNotificationMap;
+  inputRequests: InputRequestMap;
   clientCapabilities: T.ClientCapabilities;
   serverCapabilities: T.ServerCapabilities;
 }

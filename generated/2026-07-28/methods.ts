@@ -374,6 +374,7 @@ export interface ProtocolTypes {
   serverRequests: ServerRequestMap;
   clientNotifications: ClientNotificationMap;
   serverNotifications: ServerNotificationMap;
+  inputRequests: InputRequestMap;
   clientCapabilities: T.ClientCapabilities;
   serverCapabilities: T.ServerCapabilities;
 }

@@ -229,6 +229,11 @@ export class Protocol {
     this.methods.addResultMember(method, member, validator);
   }
 
+  /** Whether `method` is a method of the bound revision or a registered custom method. */
+  knows(method: string): boolean {
+    return this.methods.lookup(method) !== undefined;
+  }
+
   /** Removes a custom method registration; returns whether there was one. */
   unregisterCustomMethod(method: string): boolean {
     return this.methods.remove(method);

@@ -6,7 +6,8 @@ import { findHttpTransportError } from '../transports/http/client-errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/protocol.js';
 import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
-import type { NotificationContext, NotificationHandler, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
+import { unavailableMethodError, type BothEras, type ClientParams, type ClientSenders, type HandledParams, type HandledRequests, type HandledResult, type ListenFilter } from './client-types.js';
+import type { NotificationContext, NotificationHandler, NotificationOptions, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
 import { defaultEraCache, serverIdentity, statelessHookOf, type EraCache, type EraChoice } from '../era/client-era.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, runInputRounds } from '../era/client-mrtr.js';
@@ -19,7 +20,7 @@ import { checkValue, describeIssues } from '../core/validation.js';
 import { acceptsInput } from '../era/input-broker.js';
 import { Method } from '../../generated/methods.js';
 
-type Defaults = Stateful.ProtocolTypes;
+type Defaults = BothEras;
 type ClientRequests = Stateful.ClientRequestMap;
 
 /** Options of a {@link Client}. */
@@ -66,10 +67,10 @@ export interface ClientOptions<T extends ProtocolTypesShape = Defaults> extends 
 export type NegotiationMode = 'auto' | 'pin';
 
 /** A handler for server→client request `M`. */
-export type ClientRequestHandler<M extends keyof T['serverRequests'], T extends ProtocolTypesShape = Defaults> = (
-  params: T['serverRequests'][M]['params'],
+export type ClientRequestHandler<M extends keyof HandledRequests<T>, T extends ProtocolTypesShape = Defaults> = (
+  params: HandledParams<T, M>,
   context: RequestContext,
-) => T['serverRequests'][M]['result'] | Promise<T['serverRequests'][M]['result']>;
+) => HandledResult<T, M> | Promise<HandledResult<T, M>>;
 
 /** A handler for server→client notification `M`. */
 export type ClientNotificationHandler<M extends keyof T['serverNotifications'], T extends ProtocolTypesShape = Defaults> = (
@@ -93,8 +94,8 @@ export interface ListAllOptions extends RequestOptions {
   readonly maxPages?: number;
 }
 
-// Typed senders for every client→server request and client notification, generated from the method table.
-export interface Client<T extends ProtocolTypesShape = Defaults> extends Stateful.ClientStubs<RequestOptions>, Stateful.ClientNotifiers<RequestOptions> {}
+// Typed senders of T's client→server requests and client notifications (see client-types.ts).
+export interface Client<T extends ProtocolTypesShape = Defaults> extends ClientSenders<T> {}
 
 /**
  * A low-level MCP client for every revision. In the stateless era (2026-07-28 on) it learns the
@@ -170,7 +171,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       : new ResponseCache({ ...(typeof cacheOptions === 'object' ? cacheOptions : {}), isList: (method) => this.protocol.revision?.methods[method]?.pagination != null });
     const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
     const notify = (method: string, params: unknown) => this.sendNotification(method, params);
-    Object.assign(this, Stateful.clientStubs(send), Stateful.clientNotifiers(notify));
+    Object.assign(this, Stateless.clientStubs(send), Stateful.clientStubs(send), Stateful.clientNotifiers(notify));
   }
 
   /** The capabilities the server declared (in `initialize` or `server/discover`). */
@@ -242,7 +243,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   }
 
   /** Sends any client→server request of the negotiated revision, checking the server's capabilities. */
-  request<M extends keyof T['clientRequests'] & string>(method: M, params: T['clientRequests'][M]['params'], options?: RequestOptions): Promise<T['clientRequests'][M]['result']> {
+  request<M extends keyof T['clientRequests'] & string>(method: M, params: ClientParams<T, M>, options?: RequestOptions): Promise<T['clientRequests'][M]['result']> {
     return this.sendRequest(method, params, options) as Promise<T['clientRequests'][M]['result']>;
   }
 
@@ -272,7 +273,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * the stateless era. Fails with SdkError('CAPABILITY_MISSING') when the client did not
    * declare the capability it needs.
    */
-  setRequestHandler<M extends keyof T['serverRequests'] & string>(method: M, handler: ClientRequestHandler<M, T>): void {
+  setRequestHandler<M extends keyof HandledRequests<T> & string>(method: M, handler: ClientRequestHandler<M, T>): void {
     this.registerRequestHandler(method, handler as ClientRequestHandler<M, T>);
     this.inputHandlers.set(method, handler as unknown as ClientRequestHandler<never, T>);
   }
@@ -289,6 +290,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * (tool schemas, the server's identity). In the stateful era: sends as it is.
    */
   protected override async sendRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
+    const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.revisionModules);
+    if (unavailable !== undefined) throw unavailable;
     if (this.eraValue !== 'stateless') return super.sendRequest(method, params, options);
     const info = this.protocol.revision?.methods[method];
     if (info?.cacheable === true) {
@@ -308,6 +311,13 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     return this.learn(method, params, result);
   }
 
+  /** Refuses a notification the negotiated revision lacks as {@link sendRequest} does a request. */
+  protected override async sendNotification(method: string, params: unknown, options?: NotificationOptions): Promise<void> {
+    const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.revisionModules);
+    if (unavailable !== undefined) throw unavailable;
+    return super.sendNotification(method, params, options);
+  }
+
   /**
    * Stateless era: opens a `subscriptions/listen` stream for the change notifications `filter`
    * opts in to. They reach the handlers set with `setNotificationHandler` (and evict the
@@ -316,18 +326,20 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    *
    * @example
    * ```ts
-   * import { Client } from 'mcpgen';
+   * import { Client, type Stateless } from 'mcpgen';
    *
-   * const client = new Client({ name: 'demo', version: '1.0.0' });
+   * // listen exists in the stateless era only, so the client is typed and pinned to it.
+   * const client = new Client<Stateless.ProtocolTypes>({ name: 'demo', version: '1.0.0' }, { protocolVersion: '2026-07-28', negotiation: 'pin' });
    * client.setNotificationHandler('notifications/tools/list_changed', () => console.log('tools changed'));
    * const subscription = await client.listen({ toolsListChanged: true });
    * // later
    * subscription.close();
    * ```
    */
-  async listen(filter: Stateless.SubscriptionFilter, options: Pick<RequestOptions, 'signal'> = {}): Promise<ListenSubscription> {
+  async listen(filter: ListenFilter<T>, options: Pick<RequestOptions, 'signal'> = {}): Promise<ListenSubscription> {
     if (this.eraValue !== 'stateless') {
-      throw new SdkError('UNKNOWN_METHOD', `subscriptions/listen belongs to the stateless era; this connection speaks ${this.protocolVersion ?? '(not connected)'}`);
+      throw unavailableMethodError(SUBSCRIPTIONS_LISTEN, this.protocol.revision, this.revisionModules)
+        ?? new SdkError('UNKNOWN_METHOD', `subscriptions/listen belongs to the stateless era; this connection speaks ${this.protocolVersion ?? '(not connected)'}`);
     }
     for (const method of LISTENED) {
       if (!this.userNotificationHandlers.has(method)) this.registerNotificationHandler(method, this.evictingHandler(method));

@@ -1,4 +1,4 @@
-import { Stateful } from '../../generated/latest.js';
+import { Stateful, Stateless } from '../../generated/latest.js';
 import type { CapabilityObject } from '../core/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
@@ -7,6 +7,7 @@ import { ProtocolError, SdkError } from '../core/errors.js';
 import type { HeaderParameter } from '../era/mcp-headers.js';
 import type { JSONRPCRequest } from '../core/jsonrpc.js';
 import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
+import type { ServerSenders } from './server-types.js';
 import { INITIALIZE_REQUEST, LOG_NOTIFICATION } from '../core/special-methods.js';
 import type { NotificationContext, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
@@ -66,8 +67,8 @@ export type ServerNotificationHandler<M extends keyof T['clientNotifications'], 
   context: NotificationContext,
 ) => void | Promise<void>;
 
-// Typed senders for server→client requests and notifications, generated from the method table.
-export interface Server<T extends ProtocolTypesShape = Defaults> extends Stateful.ServerStubs<RequestOptions>, Stateful.ServerNotifiers<RequestOptions> {}
+// Typed senders of T's server→client requests and notifications (see server-types.ts).
+export interface Server<T extends ProtocolTypesShape = Defaults> extends ServerSenders<T> {}
 
 /**
  * A low-level MCP server for the stateful revisions: answers `initialize` with version
@@ -150,7 +151,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
     const notify = (method: string, params: unknown, sendOptions?: RequestOptions) =>
       this.sendNotification(method, params, sendOptions?.relatedRequestId !== undefined ? { relatedRequestId: sendOptions.relatedRequestId } : {});
-    Object.assign(this, Stateful.serverStubs(send), Stateful.serverNotifiers(notify));
+    Object.assign(this, Stateful.serverStubs(send), Stateless.serverNotifiers(notify), Stateful.serverNotifiers(notify));
   }
 
   /**

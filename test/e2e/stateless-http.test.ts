@@ -6,7 +6,7 @@
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Client, McpServer, StreamableHttpClientTransport } from '../../runtime/index.js';
+import { Client, latestStatelessRevision, McpServer, StreamableHttpClientTransport, type Stateless } from '../../runtime/index.js';
 import { InMemoryEraCache } from '../../runtime/advanced.js';
 import { createMcpNodeServer, type McpNodeServer } from '../../runtime/node.js';
 
@@ -101,7 +101,8 @@ describe('one McpServer, one endpoint, both eras', () => {
   });
 
   it('delivers a tool list change to a subscriptions/listen stream, tagged and acknowledged', async () => {
-    const client = mcpgenClient();
+    // subscriptions/listen is a stateless-era method: the client is typed with and pinned to that era.
+    const client = new Client<Stateless.ProtocolTypes>({ name: 'mcpgen-client', version: '1.0.0' }, { protocolVersion: latestStatelessRevision, negotiation: 'pin', eraCache: false });
     await client.connect(new StreamableHttpClientTransport(url));
     const changed = new Promise<unknown>((resolve) => client.setNotificationHandler('notifications/tools/list_changed', (params) => resolve(params)));
     const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true });

@@ -93,7 +93,7 @@ const ELICITED = { action: 'accept', content: { name: 'Grace', age: 85 } } as co
 const ROOT_URI = 'file:///tmp/mcpgen-root';
 
 interface Connection {
-  readonly client: Client;
+  readonly client: Client<Stateful.ProtocolTypes>;
   /** Errors reported through the client's onerror (nobody to throw them to). */
   readonly errors: Error[];
   /** Logging notifications received. */
@@ -106,7 +106,7 @@ interface Connection {
 
 async function connectTo(server: ServerPeer, revision: string): Promise<Connection> {
   const errors: Error[] = [];
-  const client = new Client(
+  const client = new Client<Stateful.ProtocolTypes>(
     { name: 'mcpgen-interop-client', version: '1.0.0' },
     {
       protocolVersion: revision,

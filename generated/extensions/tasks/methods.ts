@@ -100,6 +100,7 @@ export interface ProtocolTypes {
   serverRequests: ServerRequestMap;
   clientNotifications: ClientNotificationMap;
   serverNotifications: ServerNotificationMap;
+  inputRequests: InputRequestMap;
 }
 
 /** Typed senders for every request a client may send. */

@@ -1,5 +1,7 @@
 /** Human-readable output of the `mcpgen` CLI: aligned tables and tool or prompt content. */
+import type { Method } from '../../../generated/methods.js';
 import type { Stateful } from '../../../generated/latest.js';
+import type { ClientResult } from '../../peers/client-types.js';
 import type { ServerStatus } from './server-connection.js';
 
 /** Longest cell text in tables; descriptions are cut to their first line and this length. */
@@ -51,7 +53,7 @@ function renderBlock(block: Stateful.ContentBlock): string {
 }
 
 /** A tool result for people: its content, or its structured content as JSON when it has none. */
-export function renderToolResult(result: Stateful.CallToolResult): string {
+export function renderToolResult(result: ClientResult<typeof Method.ToolsCall>): string {
   const text = renderContent(result.content ?? []);
   if (text !== '' || result.structuredContent === undefined) return text;
   return JSON.stringify(result.structuredContent, null, 2);

@@ -5,6 +5,7 @@
  */
 import type { Stateful } from '../../../generated/latest.js';
 import type { Client } from '../../peers/client.js';
+import type { ClientResult } from '../../peers/client-types.js';
 import type { CachedListKind } from '../../peers/client-helpers/list-cache.js';
 import { SdkError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/request-context.js';
@@ -224,7 +225,7 @@ export class ConnectionManager {
    * Calls a tool by exposed name or by `{ server, tool }`. A -32042 refusal goes through
    * `onUrlElicitation` and is retried up to 3 times (see {@link withUrlElicitation}).
    */
-  async callTool(address: ToolAddress, args?: Record<string, unknown>, options?: RequestOptions): Promise<Stateful.CallToolResult> {
+  async callTool(address: ToolAddress, args?: Record<string, unknown>, options?: RequestOptions): Promise<ClientResult<typeof Method.ToolsCall>> {
     const ref = typeof address === 'string' ? await this.resolveTool(address) : address;
     if (ref === undefined) throw new SdkError('NOT_CONNECTED', `no connected server offers a tool named ${String(address)}`);
     const connection = this.connection(ref.server);

@@ -3,14 +3,14 @@
  * user has completed one or more flows in a browser (an OAuth consent, a payment). The host
  * shows the URLs, and once the user says they are done, the request is sent again.
  */
-import { Stateful } from '../../../generated/latest.js';
+import { Stateful, type Stateless } from '../../../generated/latest.js';
 import { ProtocolError, SdkError } from '../../core/errors.js';
 
 /** Retries after the user completed the URLs, before the refusal is passed on. */
 export const MAX_URL_ELICITATION_RETRIES = 3;
 
-/** One URL the server asks the user to visit. */
-export type UrlElicitation = Stateful.ElicitRequestURLParams;
+/** One URL the server asks the user to visit (2026-07-28's names no `elicitationId`). */
+export type UrlElicitation = Stateful.ElicitRequestURLParams | Stateless.ElicitRequestURLParams;
 
 /** What the host's callback is shown. */
 export interface UrlElicitationPrompt {

@@ -1,7 +1,12 @@
 import type { Stateful } from '../../../generated/latest.js';
 import type { ClientRequestHandler } from '../client.js';
+import type { BothEras, HandledRequests } from '../client-types.js';
+import type { ProtocolTypesShape } from '../../core/protocol-types.js';
+
 import { isPlainObject } from '../../core/json-schema/json-values.js';
 import { Method } from '../../../generated/methods.js';
+
+type Elicit = typeof Method.ElicitationCreate;
 
 /** A value an elicitation form field can hold. */
 export type ElicitationValue = string | number | boolean | string[];
@@ -65,10 +70,13 @@ export function applyElicitationDefaults(schema: RequestedSchema, content: Reado
  * client.setRequestHandler('elicitation/create', withElicitationDefaults(async () => ({ action: 'accept', content: {} })));
  * ```
  */
-export function withElicitationDefaults(handler: ClientRequestHandler<typeof Method.ElicitationCreate>): ClientRequestHandler<typeof Method.ElicitationCreate> {
-  return async (params, context) => {
-    const result = await handler(params, context);
+export function withElicitationDefaults<T extends ProtocolTypesShape = BothEras>(handler: ClientRequestHandler<Elicit & keyof HandledRequests<T>, T>): ClientRequestHandler<Elicit & keyof HandledRequests<T>, T> {
+  // Every revision's elicitation params and result have the members read here; the both-eras view types them.
+  const inner = handler as unknown as ClientRequestHandler<Elicit>;
+  const wrapped: ClientRequestHandler<Elicit> = async (params, context) => {
+    const result = await inner(params, context);
     if (result.action !== 'accept' || params.mode === 'url' || !('requestedSchema' in params)) return result;
     return { ...result, content: applyElicitationDefaults(params.requestedSchema, result.content ?? {}) };
   };
+  return wrapped as unknown as ClientRequestHandler<Elicit & keyof HandledRequests<T>, T>;
 }

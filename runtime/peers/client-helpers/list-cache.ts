@@ -3,6 +3,8 @@ import { changeNotifications } from '../../../generated/change-notifications.js'
 import { Method } from '../../../generated/methods.js';
 import type { Client, ListAllOptions } from '../client.js';
 import { hasCapability, type CapabilityObject } from '../../core/capabilities.js';
+import type { BothEras, ClientResult } from '../client-types.js';
+import type { ProtocolTypesShape } from '../../core/protocol-types.js';
 import { asError } from '../../core/errors.js';
 import type { JsonSchemaValidator } from '../../core/json-schema/types.js';
 import type { RequestOptions } from '../../core/request-context.js';
@@ -75,16 +77,17 @@ interface ListState {
  * const result = await lists.callTool({ name: 'forecast', arguments: { city: 'Oslo' } }); // structuredContent checked
  * ```
  */
-export class ListCache {
+export class ListCache<T extends ProtocolTypesShape = BothEras> {
+  /** The lists and `tools/call` are methods of every revision, so any Client is used through the both-eras view. */
   private readonly client: Client;
   private readonly options: ListCacheOptions;
   private readonly states = new Map<CachedListKind, ListState>();
 
-  constructor(client: Client, options: ListCacheOptions = {}) {
-    this.client = client;
+  constructor(client: Client<T>, options: ListCacheOptions = {}) {
+    this.client = client as unknown as Client;
     this.options = options;
     for (const [method, kinds] of STALE_AFTER) {
-      client.setNotificationHandler(method as keyof Stateful.ServerNotificationMap, () => {
+      this.client.setNotificationHandler(method as keyof Stateful.ServerNotificationMap, () => {
         for (const kind of kinds) this.changed(kind);
       });
     }
@@ -137,7 +140,7 @@ export class ListCache {
    * Calls a tool and checks a successful result's `structuredContent` against the tool's
    * `outputSchema` (as listed); a mismatch rejects with SdkError('INVALID_RESULT').
    */
-  async callTool(params: Stateful.CallToolRequestParams, options?: RequestOptions): Promise<Stateful.CallToolResult> {
+  async callTool(params: Stateful.CallToolRequestParams, options?: RequestOptions): Promise<ClientResult<typeof Method.ToolsCall>> {
     const result = await this.client.callTool(params, options);
     const tool = (await this.get('tools')).find((candidate) => candidate.name === params.name);
     if (tool !== undefined) assertToolResult(tool, result, this.options.validator);

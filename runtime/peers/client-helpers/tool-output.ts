@@ -1,6 +1,8 @@
+import type { Method } from '../../../generated/methods.js';
 import type { Stateful } from '../../../generated/latest.js';
 import type { ValidationIssue } from '../../core/contract.js';
 import { SdkError } from '../../core/errors.js';
+import type { ClientResult } from '../client-types.js';
 import { InterpretingJsonSchemaValidator } from '../../core/json-schema/interpreter.js';
 import type { JsonSchemaCheck, JsonSchemaValidator } from '../../core/json-schema/types.js';
 
@@ -60,7 +62,7 @@ function checkFor(validator: JsonSchemaValidator, schema: object): JsonSchemaChe
  * if (issues !== null) console.warn(`${tool.name} broke its outputSchema`, issues);
  * ```
  */
-export function checkToolResult(tool: Pick<Stateful.Tool, 'name' | 'outputSchema'>, result: Stateful.CallToolResult, validator: JsonSchemaValidator = defaultJsonSchemaValidator()): ValidationIssue[] | null {
+export function checkToolResult(tool: Pick<Stateful.Tool, 'name' | 'outputSchema'>, result: ClientResult<typeof Method.ToolsCall>, validator: JsonSchemaValidator = defaultJsonSchemaValidator()): ValidationIssue[] | null {
   if (tool.outputSchema === undefined || result.isError === true) return null;
   if (result.structuredContent === undefined) {
     return [{ instancePath: '', keyword: 'required', message: 'must have structuredContent (the tool declares an outputSchema)', params: { missingProperty: 'structuredContent' } }];
@@ -83,7 +85,7 @@ export function checkToolResult(tool: Pick<Stateful.Tool, 'name' | 'outputSchema
  * assertToolResult(tool, result); // throws when structuredContent breaks tool.outputSchema
  * ```
  */
-export function assertToolResult(tool: Pick<Stateful.Tool, 'name' | 'outputSchema'>, result: Stateful.CallToolResult, validator?: JsonSchemaValidator): void {
+export function assertToolResult(tool: Pick<Stateful.Tool, 'name' | 'outputSchema'>, result: ClientResult<typeof Method.ToolsCall>, validator?: JsonSchemaValidator): void {
   const issues = checkToolResult(tool, result, validator);
   if (issues === null) return;
   const detail = issues.map((issue) => `structuredContent${issue.instancePath}: ${issue.message}`).join('; ');

@@ -46,8 +46,15 @@ describe('negotiation', () => {
     }
     expect(call!.params._meta?.progressToken).toBe(call!.id);
     expect(transport.requests.map((request) => request.method)).toEqual(['server/discover', 'tools/call']);
-    // Methods the era removed are refused locally.
-    await expect(client.ping()).rejects.toMatchObject({ code: 'UNKNOWN_METHOD' });
+    // Methods the era removed are not callable on the default Client's type, and a call anyway
+    // is refused locally, naming the method, the negotiated revision and how to pin.
+    // @ts-expect-error ping exists only in the stateful era
+    const failure = await (client.ping() as Promise<unknown>).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SdkError);
+    expect(failure).toMatchObject({ code: 'UNKNOWN_METHOD', data: { method: 'ping', protocolVersion: '2026-07-28', era: 'stateless' } });
+    expect((failure as SdkError).message).toContain('ping does not exist in 2026-07-28 (stateless era)');
+    expect((failure as SdkError).message).toContain("new Client<ProtocolTypes>(info, { protocolVersion: '2025-11-25' }) with ProtocolTypes imported from 'mcpgen/2025-11-25'");
+    expect(transport.requests.map((request) => request.method)).toEqual(['server/discover', 'tools/call']);
     await client.close();
   });
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { Client, createLinkedPair, ProtocolError, SdkError, Server, statefulRevisions, type ClientOptions, type ServerOptions } from '../../../runtime/index.js';
+import { Client, createLinkedPair, ProtocolError, SdkError, Server, statefulRevisions, type ClientOptions, type ServerOptions, type Stateful } from '../../../runtime/index.js';
 import { Protocol } from '../../../runtime/advanced.js';
 import { revisionModule } from '../../../runtime/core/revisions.js';
 
 const info = { name: 'lifecycle', version: '1.0.0' };
 
-async function pair(serverOptions: ServerOptions = {}, clientOptions: ClientOptions = {}) {
+async function pair(serverOptions: ServerOptions = {}, clientOptions: ClientOptions<Stateful.ProtocolTypes> = {}) {
   const server = new Server(info, serverOptions);
   // The handshake is what these tests are about: a Client pins the stateful era unless told otherwise.
-  const client = new Client(info, { ...(clientOptions.supportedRevisions === undefined ? { protocolVersion: statefulRevisions[statefulRevisions.length - 1]! } : {}), ...clientOptions });
+  const client = new Client<Stateful.ProtocolTypes>(info, { ...(clientOptions.supportedRevisions === undefined ? { protocolVersion: statefulRevisions[statefulRevisions.length - 1]! } : {}), ...clientOptions });
   const [a, b] = createLinkedPair();
   await server.connect(b);
   return { server, client, connect: () => client.connect(a) };

@@ -75,7 +75,7 @@ interface Seen {
   completed: string[];
 }
 
-async function client(mcp: McpServer, options: ClientOptions, reply: Partial<Stateful.ElicitResult> = { action: 'accept', content: {} }): Promise<Connected & { seen: Seen }> {
+async function client(mcp: McpServer, options: ClientOptions<Stateful.ProtocolTypes>, reply: Partial<Stateful.ElicitResult> = { action: 'accept', content: {} }): Promise<Connected & { seen: Seen }> {
   const connected = await connect(mcp, options);
   const seen: Seen = { sampling: [], elicitation: [], completed: [] };
   const { client: peer } = connected;

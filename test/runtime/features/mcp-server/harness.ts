@@ -1,8 +1,8 @@
-import { Client, createLinkedPair, latestStatefulRevision, McpServer, type ClientOptions, type McpSession } from '../../../../runtime/index.js';
+import { Client, createLinkedPair, latestStatefulRevision, McpServer, type ClientOptions, type McpSession, type Stateful } from '../../../../runtime/index.js';
 
 /** A connected client/session pair over the in-memory transport. */
 export interface Connected {
-  readonly client: Client;
+  readonly client: Client<Stateful.ProtocolTypes>;
   readonly session: McpSession;
   /** Server→client notifications the client received, in order (method and params). */
   readonly notifications: Array<{ method: string; params: unknown }>;
@@ -19,11 +19,11 @@ const RECORDED = [
 ] as const;
 
 /** Connects a new Client to `mcp` over an in-memory pair (serialized like a real wire). */
-export async function connect(mcp: McpServer, options: ClientOptions = {}, record = true): Promise<Connected> {
+export async function connect(mcp: McpServer, options: ClientOptions<Stateful.ProtocolTypes> = {}, record = true): Promise<Connected> {
   const [clientSide, serverSide] = createLinkedPair({ serialize: true });
   const session = await mcp.connect(serverSide);
   // These tests exercise sessions (list_changed, server→client requests): pin the stateful era.
-  const client = new Client({ name: 'test-client', version: '1.0.0' }, { protocolVersion: latestStatefulRevision, ...options });
+  const client = new Client<Stateful.ProtocolTypes>({ name: 'test-client', version: '1.0.0' }, { protocolVersion: latestStatefulRevision, ...options });
   const notifications: Array<{ method: string; params: unknown }> = [];
   if (record) {
     for (const method of RECORDED) {

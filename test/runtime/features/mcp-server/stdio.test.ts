@@ -5,7 +5,7 @@ import { StdioClientTransport } from '../../../../runtime/node.js';
 import { textOf, until } from './harness.js';
 
 const script = fileURLToPath(new URL('./fixtures/stdio-mcp-server.ts', import.meta.url));
-let client: Client;
+let client: Client<Stateful.ProtocolTypes>;
 let lists: ListCache;
 const changes: string[] = [];
 const updates: string[] = [];
@@ -13,7 +13,7 @@ const logs: unknown[] = [];
 
 beforeAll(async () => {
   // Notifications outside requests need the stateful era's connection: pin it.
-  client = new Client({ name: 'stdio-test', version: '1.0.0' }, { protocolVersion: latestStatefulRevision });
+  client = new Client<Stateful.ProtocolTypes>({ name: 'stdio-test', version: '1.0.0' }, { protocolVersion: latestStatefulRevision });
   client.setNotificationHandler('notifications/resources/updated', (params) => {
     updates.push(params.uri);
   });

@@ -5,7 +5,7 @@
 // to subscriptions/listen streams on every replica, and Redis stopped and restarted under load.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, StreamableHttpClientTransport } from '../../../../runtime/index.js';
+import { Client, StreamableHttpClientTransport, type Stateful } from '../../../../runtime/index.js';
 import { RedisConnection, RedisEventStore, RedisRequestStateKeyRing } from '../../../../runtime/features/redis/index.js';
 import { CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META } from '../../../../runtime/era/meta.js';
 import { messageOf, SseReader, type TestEvent } from '../../transports/http/server-support.js';
@@ -151,7 +151,7 @@ describe('Redis scale-out behind a round-robin proxy', () => {
   }, 30_000);
 
   it('delivers resource updates to a 2025-11-25 session that subscribed on another replica, until it unsubscribes', async () => {
-    const client = new Client({ name: 'subscriber', version: '1.0.0' }, { protocolVersion: STATEFUL, negotiation: 'pin' });
+    const client = new Client<Stateful.ProtocolTypes>({ name: 'subscriber', version: '1.0.0' }, { protocolVersion: STATEFUL, negotiation: 'pin' });
     const updates: string[] = [];
     client.setNotificationHandler('notifications/resources/updated', (params) => {
       updates.push(params.uri);
@@ -176,7 +176,7 @@ describe('Redis scale-out behind a round-robin proxy', () => {
   }, 30_000);
 
   it('completes sampling and elicitation round trips of a 2025-11-25 tool call while every POST hops replicas', async () => {
-    const client = new Client({ name: 'consulted', version: '1.0.0' }, { protocolVersion: STATEFUL, negotiation: 'pin', capabilities: { sampling: {}, elicitation: { form: {} }, roots: {} } });
+    const client = new Client<Stateful.ProtocolTypes>({ name: 'consulted', version: '1.0.0' }, { protocolVersion: STATEFUL, negotiation: 'pin', capabilities: { sampling: {}, elicitation: { form: {} }, roots: {} } });
     client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work' }] }));
     const asked: string[] = [];
     client.setRequestHandler('sampling/createMessage', (params) => {

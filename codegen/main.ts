@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { emitErrorsFile, emitIndexFile, emitMethodsFile, emitValidatorsFile, inlineParamsTarget, TYPE_EXPORTS, VALUE_EXPORTS } from './emit-revision.js';
+import { emitFactsFile } from './emit-facts.js';
 import { emitTypes } from './emit-types.js';
 import { emitSharedValidators, type ValidatorTarget } from './emit-validators.js';
 import { buildExtension, emitExtensionFiles, extensionSourceKey, readExtensionPins, type BuiltExtension, type ExtensionPin } from './extensions.js';
@@ -285,6 +286,7 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
     latestLines.push(`/** The newest released ${era} revision. */`, `export const latest${alias}Revision = '${pin.revision}';`);
   }
   put('latest.ts', latest.revision, latest.sha256, `${latestLines.join('\n')}\n`);
+  put('facts.ts', allLabel, allHash, emitFactsFile(models.map((model) => ({ model, table: tables.get(model.pin.revision)! }))));
   return { files, tables, models };
 }
 

@@ -251,6 +251,11 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
       `export const releasedRevisions = [${released.map((p) => `'${p.revision}'`).join(', ')}] as const;`,
       `/** The newest released revision. */`,
       `export const latestRevision = '${latest.revision}';`,
+      ...(['stateful', 'stateless'] as const).flatMap((era) => {
+        const pin = [...released].reverse().find((p) => p.era === era);
+        const alias = era === 'stateful' ? 'Stateful' : 'Stateless';
+        return pin === undefined ? [] : [`/** The newest released ${era} revision. */`, `export const latest${alias}Revision = '${pin.revision}';`];
+      }),
       `/** The era of each pinned revision. */`,
       `export const eras: Readonly<Record<Revision, Era>> = {`,
       ...pins.map((p) => `  '${p.revision}': '${p.era}',`),

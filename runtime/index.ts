@@ -20,9 +20,10 @@ export { hasCapability } from './core/capabilities.js';
 export type { ProtocolTypesShape, RequestTypes, NotificationTypes, CapabilitiesOf } from './core/protocol-types.js';
 export type { CustomRequestDefinition, CustomNotificationDefinition, CustomRequest, CustomNotification } from './core/custom-methods.js';
 export { statefulRevisions } from './core/revisions.js';
-export { revisions, releasedRevisions, latestRevision, eras, loaders, type Revision } from '../generated/index.js';
+export { revisions, releasedRevisions, latestRevision, latestStatefulRevision, latestStatelessRevision, eras, loaders, type Revision } from '../generated/index.js';
 export type { RevisionModule, MethodInfo, Validator, ValidationIssue, Era } from '../generated/contract.js';
-export { Stateful, Stateless, latestStatefulRevision, latestStatelessRevision } from '../generated/latest.js';
+// Types only: the root entry loads no revision module (import one from `mcpgen/<revision>` for its validators).
+export type { Stateful, Stateless } from '../generated/latest.js';
 /** The newest released revision's types, one per schema definition. */
 export type * from '../generated/latest.js';
 export { SseParser, type ParsedSseEvent, type SseParserHandlers, type SseParserOptions } from './transports/http/sse-parser.js';

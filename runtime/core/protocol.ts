@@ -28,6 +28,7 @@ import type {
 import { CANCELLED_NOTIFICATION } from './special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from './transport.js';
 import { describeIssues } from './validation.js';
+import { InboundQueue } from './inbound-queue.js';
 
 /** The per-request timeout used when neither the engine nor the call sets one: 60 seconds. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -82,6 +83,13 @@ export class Protocol {
    * error to answer instead (see DispatchHost.admit). The Server uses it to pick the era.
    */
   admitRequest?: ((request: JSONRPCRequest) => ProtocolError | undefined) | undefined;
+  /**
+   * Runs before each inbound value (message or batch) is dispatched. Undefined means go on at
+   * once; a Promise (the Server loading the revision module the message needs) holds this value
+   * and every later one, in order, until it settles (see InboundQueue), so that `admitRequest`
+   * then finds the module in memory. Once a connection's modules are loaded this is synchronous.
+   */
+  prepareIncoming?: ((value: unknown) => Promise<unknown> | undefined) | undefined;
 
   private readonly methods: MethodTable;
   private readonly validateIncoming: boolean;
@@ -90,6 +98,7 @@ export class Protocol {
   private readonly pending: PendingRequests;
   private readonly dispatcher: Dispatcher;
   private connection: Transport | undefined;
+  private readonly inbound: InboundQueue<{ readonly transport: Transport; readonly value: unknown; readonly extra: MessageExtra | undefined }>;
   private nextId = 1;
 
   constructor(options: ProtocolOptions) {
@@ -112,6 +121,11 @@ export class Protocol {
       sender: this,
       report: (error) => this.report(error),
       admit: (request) => this.admitRequest?.(request),
+    });
+    this.inbound = new InboundQueue({
+      prepare: (item) => this.prepareIncoming?.(item.value),
+      deliver: (item) => this.deliver(item.transport, item.value, item.extra),
+      report: (error) => this.report(error),
     });
   }
 
@@ -319,6 +333,13 @@ export class Protocol {
     if (transport !== this.connection) {
       return;
     }
+    this.inbound.push({ transport, value, extra });
+  }
+
+  private deliver(transport: Transport, value: unknown, extra: MessageExtra | undefined): void {
+    if (transport !== this.connection) {
+      return;
+    }
     void this.dispatcher.receive(value, extra).then((reply) => {
       if (reply === undefined || transport !== this.connection) {
         return;
@@ -334,6 +355,7 @@ export class Protocol {
       return;
     }
     this.connection = undefined;
+    this.inbound.clear();
     const reason = transport.closeReason;
     const error = new SdkError(
       'CONNECTION_CLOSED',

@@ -1,6 +1,7 @@
-import { Stateful, Stateless } from '../../generated/latest.js';
+import type { Stateful, Stateless } from '../../generated/latest.js';
 import { gateOf, hasCapability, describePath, type CapabilityObject } from '../core/capabilities.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
+import { typedSenders } from './typed-senders.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import { findHttpTransportError } from '../transports/http/client-errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
@@ -145,10 +146,9 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private currentKey: string | undefined;
 
   constructor(info: Stateful.Implementation, options: ClientOptions<T> = {}) {
-    super('client', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless']), options);
-    const modules = this.revisionModules;
-    this.statefulVersions = modules.filter((module) => module.era === 'stateful').map((module) => module.revision);
-    this.statelessVersions = modules.filter((module) => module.era === 'stateless').map((module) => module.revision);
+    super('client', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless'], options.revisionLoader), options);
+    this.statefulVersions = this.revisions.ofEra('stateful');
+    this.statelessVersions = this.revisions.ofEra('stateless');
     const supported = this.supportedRevisions;
     this.info = info;
     this.preferred = options.protocolVersion ?? newest(this.statelessVersions) ?? newest(this.statefulVersions)!;
@@ -169,7 +169,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       : new ResponseCache({ ...(typeof cacheOptions === 'object' ? cacheOptions : {}), isList: (method) => this.protocol.revision?.methods[method]?.pagination != null });
     const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
     const notify = (method: string, params: unknown) => this.sendNotification(method, params);
-    Object.assign(this, Stateful.clientStubs(send), Stateful.clientNotifiers(notify));
+    Object.assign(this, typedSenders('client', send, notify));
   }
 
   /** The capabilities the server declared (in `initialize` or `server/discover`). */
@@ -211,8 +211,9 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     const preferStateless = this.statelessVersions.includes(this.preferred);
     try {
       const cached = key === undefined ? undefined : await this.eraCache?.get(key);
-      if (preferStateless && cached?.era === 'stateless' && this.statelessVersions.includes(cached.protocolVersion) && this.adoptDiscover(cached.protocolVersion, cached.discover)) {
-        return;
+      if (preferStateless && cached?.era === 'stateless' && this.statelessVersions.includes(cached.protocolVersion)) {
+        await this.revisions.load(cached.protocolVersion);
+        if (this.adoptDiscover(cached.protocolVersion, cached.discover)) return;
       }
       const tryStateless = preferStateless && (this.negotiation === 'pin' || cached?.era !== 'stateful');
       if (tryStateless) {
@@ -361,7 +362,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   /** Runs the `initialize` handshake (the stateful era). */
   private async handshake(options: RequestOptions): Promise<void> {
     const version = this.statefulVersions.includes(this.preferred) ? this.preferred : newest(this.statefulVersions)!;
-    this.protocol.setRevision(this.moduleFor(version));
+    this.protocol.setRevision(await this.revisions.load(version));
     const result = (await this.protocol.request(
       'initialize',
       { protocolVersion: version, capabilities: this.ownCapabilities, clientInfo: this.info },
@@ -373,7 +374,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
         `Server chose protocol version ${result.protocolVersion}; this client supports ${this.statefulVersions.join(', ')}`,
       );
     }
-    this.protocol.setRevision(this.moduleFor(result.protocolVersion));
+    // A server answering with an older revision: that one's module is loaded now.
+    this.protocol.setRevision(await this.revisions.load(result.protocolVersion));
     this.negotiated = result.protocolVersion;
     this.eraValue = 'stateful';
     this.baseMeta = undefined;
@@ -392,6 +394,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private async discoverEra(options: RequestOptions): Promise<DiscoverOutcome> {
     let version = newest(this.statelessVersions.includes(this.preferred) ? this.statelessVersions.filter((v) => v <= this.preferred) : this.statelessVersions)!;
     for (let attempt = 0; ; attempt++) {
+      await this.revisions.load(version);
       this.enterStateless(version);
       let result: Stateless.DiscoverResult;
       try {

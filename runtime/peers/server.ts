@@ -1,11 +1,12 @@
-import { Stateful } from '../../generated/latest.js';
+import type { Stateful } from '../../generated/latest.js';
 import type { CapabilityObject } from '../core/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
 import { negotiateExtensions } from './extension.js';
+import { typedSenders } from './typed-senders.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import type { HeaderParameter } from '../era/mcp-headers.js';
-import type { JSONRPCRequest } from '../core/jsonrpc.js';
+import { isJsonObject, type JSONRPCRequest } from '../core/jsonrpc.js';
 import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
 import { INITIALIZE_REQUEST, LOG_NOTIFICATION } from '../core/special-methods.js';
 import type { NotificationContext, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
@@ -102,8 +103,11 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private readonly instructions: string | undefined;
   private clientInfoValue: Stateful.Implementation | undefined;
   private initialized = false;
-  private readonly statefulModules: readonly RevisionModule[];
-  private readonly statelessModules: readonly RevisionModule[];
+  /** Supported revisions of each era, oldest first (facts only: nothing is loaded to know them). */
+  private readonly statefulVersions: readonly string[];
+  private readonly statelessVersions: readonly string[];
+  /** A restored session whose revision module is still loading; messages wait for it. */
+  private restoring: Promise<unknown> | undefined;
   private readonly codec: RequestStateCodec;
   private readonly subscriptions: Subscriptions;
   private readonly statelessHost: StatelessHost;
@@ -111,23 +115,24 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private eraValue: 'stateful' | 'stateless' | undefined;
 
   constructor(info: Stateful.Implementation, options: ServerOptions<T> = {}) {
-    super('server', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless']), options);
+    super('server', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless'], options.revisionLoader), options);
     this.info = info;
     this.instructions = options.instructions;
-    this.statefulModules = this.revisionModules.filter((module) => module.era === 'stateful');
-    this.statelessModules = this.revisionModules.filter((module) => module.era === 'stateless');
+    this.statefulVersions = this.revisions.ofEra('stateful');
+    this.statelessVersions = this.revisions.ofEra('stateless');
     this.codec = options.requestState instanceof RequestStateCodec
       ? options.requestState
       : options.requestState === undefined ? defaultRequestStateCodec() : new RequestStateCodec(options.requestState);
     this.statelessHost = { serverInfo: info, codec: this.codec };
     this.subscriptions = new Subscriptions(this.ownCapabilities, (method, params, relatedRequestId) =>
       this.protocol.notification(method, params, { relatedRequestId }));
+    this.protocol.prepareIncoming = (value) => this.prepare(value);
     this.protocol.admitRequest = (request) => this.admit(request);
     this.protocol.setRequestHandler('initialize', (params) => this.answerInitialize(params as unknown as Stateful.InitializeRequestParams));
-    if (this.statelessModules.length > 0) {
+    if (this.statelessVersions.length > 0) {
       const cache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'private' };
       this.registerStatelessHandler('server/discover', () => ({
-        supportedVersions: this.statelessModules.map((module) => module.revision).reverse(),
+        supportedVersions: [...this.statelessVersions].reverse(),
         capabilities: this.ownCapabilities,
         ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
         ttlMs: cache.ttlMs,
@@ -149,7 +154,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
     const notify = (method: string, params: unknown, sendOptions?: RequestOptions) =>
       this.sendNotification(method, params, sendOptions?.relatedRequestId !== undefined ? { relatedRequestId: sendOptions.relatedRequestId } : {});
-    Object.assign(this, Stateful.serverStubs(send), Stateful.serverNotifiers(notify));
+    Object.assign(this, typedSenders('server', send, notify));
   }
 
   /**
@@ -202,19 +207,36 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * server.isInitialized; // true
    * ```
    */
-  restoreSession(state: RestoredSessionState): void {
-    const module = this.moduleFor(state.protocolVersion);
-    if (module.era !== 'stateful' || this.eraValue === 'stateless') {
-      throw new SdkError('INVALID_ARGUMENT', `Only a stateful session can be restored (revision ${state.protocolVersion}, era ${this.eraValue ?? module.era})`);
+  restoreSession(state: RestoredSessionState): Promise<void> {
+    const era = this.revisions.facts(state.protocolVersion).era;
+    if (era !== 'stateful' || this.eraValue === 'stateless') {
+      throw new SdkError('INVALID_ARGUMENT', `Only a stateful session can be restored (revision ${state.protocolVersion}, era ${this.eraValue ?? era})`);
     }
-    if (this.protocol.revision !== module) this.protocol.setRevision(module);
-    if (this.negotiated === undefined) negotiateExtensions(this.ownCapabilities, this, module);
+    const firstTime = this.negotiated === undefined;
+    const bind = (module: RevisionModule): void => {
+      if (this.protocol.revision !== module) this.protocol.setRevision(module);
+      if (firstTime) negotiateExtensions(this.ownCapabilities, this, module);
+    };
+    const module = this.revisions.module(state.protocolVersion);
+    let bound: Promise<void>;
+    if (module !== undefined) {
+      bind(module);
+      bound = Promise.resolve();
+    } else {
+      // Messages of the restored session wait (prepareIncoming) until its module is bound.
+      const restoring: Promise<void> = this.revisions.load(state.protocolVersion).then(bind).finally(() => {
+        if (this.restoring === restoring) this.restoring = undefined;
+      });
+      this.restoring = restoring;
+      bound = restoring;
+    }
     this.negotiated = state.protocolVersion;
     this.eraValue = 'stateful';
     this.peerCapabilitiesValue = state.clientCapabilities as CapabilityObject;
     this.clientInfoValue = state.clientInfo;
     this.initialized = this.initialized || state.initialized;
     this.loggingLevel = state.loggingLevel;
+    return bound;
   }
 
   /** Ends open `subscriptions/listen` streams with their result, then closes the connection. */
@@ -268,8 +290,14 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * binds that revision); once a connection initialized, `_meta` is just metadata.
    */
   private admit(request: JSONRPCRequest): ProtocolError | undefined {
+    const needed = this.revisionFor(request);
+    const module = needed === undefined ? undefined : this.revisions.module(needed);
+    if (needed !== undefined && module === undefined) {
+      // prepareIncoming loaded it unless the load failed (reported through onerror).
+      return new ProtocolError(this.revisions.facts(needed).errorCodes.INTERNAL_ERROR ?? -32603, `The module of protocol revision ${needed} could not be loaded`);
+    }
     if (request.method === INITIALIZE_REQUEST) {
-      if (this.statefulModules.length === 0) {
+      if (this.statefulVersions.length === 0) {
         const requested = (request.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
         return this.unsupportedVersion(typeof requested === 'string' ? requested : undefined);
       }
@@ -277,23 +305,20 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       if (this.eraValue !== 'stateful') {
         this.eraValue = undefined;
         this.negotiated = undefined;
-        if (this.protocol.revision?.era !== 'stateful') this.protocol.setRevision(this.statefulModules[this.statefulModules.length - 1]!);
+        if (this.protocol.revision !== module) this.protocol.setRevision(module!);
       }
       return undefined;
     }
-    if (this.eraValue === 'stateful' || this.statelessModules.length === 0) return undefined;
+    if (this.eraValue === 'stateful' || this.statelessVersions.length === 0) return undefined;
     const version = declaredVersion(request.params);
     if (version === undefined) {
       // A method of the stateless era alone (a discovery probe) is checked against that era's
       // schema, which refuses it for its missing `_meta`; the era stays open. Anything else
       // meets the stateful rules ("before initialize").
-      if (this.eraValue === undefined && this.onlyStateless(request.method)) {
-        this.protocol.setRevision(this.statelessModules[this.statelessModules.length - 1]!);
-      }
+      if (this.eraValue === undefined && module !== undefined && module.era === 'stateless') this.protocol.setRevision(module);
       return undefined;
     }
-    const module = this.statelessModules.find((candidate) => candidate.revision === version);
-    if (module === undefined) return this.unsupportedVersion(version);
+    if (module === undefined || module.era !== 'stateless') return this.unsupportedVersion(version);
     if (this.protocol.revision !== module) this.protocol.setRevision(module);
     this.eraValue = 'stateless';
     this.negotiated = module.revision;
@@ -305,9 +330,42 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     return undefined;
   }
 
-  private onlyStateless(method: string): boolean {
-    return this.statelessModules.some((module) => module.methods[method] !== undefined)
-      && !this.statefulModules.some((module) => module.methods[method] !== undefined);
+  /**
+   * Loads what the next inbound value needs before it is dispatched: the revision `admit` will
+   * bind for a request, else the default one while nothing is bound. Undefined (go on at once)
+   * when that module is in memory, which is every message after a connection's first.
+   */
+  private prepare(value: unknown): Promise<unknown> | undefined {
+    if (this.restoring !== undefined) return this.restoring;
+    const request = isJsonObject(value) && typeof value.method === 'string' && value.id !== undefined ? (value as unknown as JSONRPCRequest) : undefined;
+    const needed = request === undefined ? undefined : this.revisionFor(request);
+    // `admit` binds the needed module; the default one is loaded only for what needs no other.
+    return needed !== undefined ? this.revisions.ensure(needed) : this.bindDefault();
+  }
+
+  /**
+   * The revision whose module `admit` binds for `request`, from facts alone: the version an
+   * `initialize` will settle on, the supported stateless version a request names in `_meta`, or
+   * the newest stateless one for a method only that era has (a discovery probe).
+   */
+  private revisionFor(request: JSONRPCRequest): string | undefined {
+    if (request.method === INITIALIZE_REQUEST) {
+      if (this.statefulVersions.length === 0) return undefined;
+      return this.eraValue === 'stateful' ? undefined : this.initializeVersion(request.params);
+    }
+    if (this.eraValue === 'stateful' || this.statelessVersions.length === 0) return undefined;
+    const version = declaredVersion(request.params);
+    if (version === undefined) {
+      const onlyStateless = this.revisions.defines(request.method, 'stateless') && !this.revisions.defines(request.method, 'stateful');
+      return this.eraValue === undefined && onlyStateless ? this.statelessVersions[this.statelessVersions.length - 1] : undefined;
+    }
+    return this.statelessVersions.includes(version) ? version : undefined;
+  }
+
+  /** The stateful version an `initialize` with `params` settles on: the one asked for if supported, else the newest. */
+  private initializeVersion(params: unknown): string {
+    const requested = isJsonObject(params) ? params.protocolVersion : undefined;
+    return typeof requested === 'string' && this.statefulVersions.includes(requested) ? requested : this.statefulVersions[this.statefulVersions.length - 1]!;
   }
 
   /**
@@ -315,8 +373,8 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * (newest first; the same list `server/discover` gives).
    */
   private unsupportedVersion(requested: string | undefined): ProtocolError {
-    const codes = (this.statelessModules[this.statelessModules.length - 1] ?? this.protocol.revision!).errorCodes;
-    const supported = this.statelessModules.map((module) => module.revision).reverse();
+    const codes = this.revisions.facts(this.statelessVersions[this.statelessVersions.length - 1] ?? this.defaultRevision).errorCodes;
+    const supported = [...this.statelessVersions].reverse();
     const text = requested === undefined
       ? `Unsupported protocol version: this server supports ${supported.join(', ')}`
       : `Unsupported protocol version ${JSON.stringify(requested)}: this server supports ${supported.join(', ')}`;
@@ -350,8 +408,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     if (this.negotiated !== undefined) {
       throw new ProtocolError(this.protocol.revision!.errorCodes.INVALID_REQUEST!, 'The session is already initialized');
     }
-    const supported = this.statefulModules.map((module) => module.revision);
-    const version = supported.includes(params.protocolVersion) ? params.protocolVersion : supported[supported.length - 1]!;
+    const version = this.initializeVersion(params);
     this.protocol.setRevision(this.moduleFor(version));
     this.negotiated = version;
     this.eraValue = 'stateful';

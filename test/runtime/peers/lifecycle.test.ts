@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Client, createLinkedPair, Protocol, ProtocolError, SdkError, Server, statefulRevisions, type ClientOptions, type ServerOptions } from '../../../runtime/index.js';
-import { revisionModule } from '../../../runtime/core/revisions.js';
+import { revisionModules } from '../../../generated/all.js';
 
 const info = { name: 'lifecycle', version: '1.0.0' };
 
@@ -15,7 +15,7 @@ async function pair(serverOptions: ServerOptions = {}, clientOptions: ClientOpti
 
 /** A bare client-side engine, for sending what a well-behaved Client would not. */
 async function rawClient(server: Server): Promise<Protocol> {
-  const protocol = new Protocol({ side: 'client', revision: revisionModule(statefulRevisions[statefulRevisions.length - 1]!) });
+  const protocol = new Protocol({ side: 'client', revision: revisionModules[statefulRevisions[statefulRevisions.length - 1]!]! });
   const [a, b] = createLinkedPair();
   await server.connect(b);
   await protocol.connect(a);

@@ -19,7 +19,8 @@ export type { JSONRPCMessage, JSONRPCRequest, JSONRPCNotification, JSONRPCRespon
 export { hasCapability } from './core/capabilities.js';
 export type { ProtocolTypesShape, RequestTypes, NotificationTypes, CapabilitiesOf } from './core/protocol-types.js';
 export type { CustomRequestDefinition, CustomNotificationDefinition, CustomRequest, CustomNotification } from './core/custom-methods.js';
-export { statefulRevisions } from './core/revisions.js';
+export { statefulRevisions, statefulErrorCodes } from './core/revisions.js';
+export type { RevisionLoader } from './core/revision-set.js';
 export { revisions, releasedRevisions, latestRevision, latestStatefulRevision, latestStatelessRevision, eras, loaders, type Revision } from '../generated/index.js';
 export type { RevisionModule, MethodInfo, Validator, ValidationIssue, Era } from '../generated/contract.js';
 // Types only: the root entry loads no revision module (import one from `mcpgen/<revision>` for its validators).

@@ -365,7 +365,7 @@ export class StreamableHttpLeg {
     this.initializing++;
     try {
       const server = await this.options.serverFactory();
-      server.restoreSession(state);
+      await server.restoreSession(state);
       const session = await this.connectSession(id, server, state.streamPrefix);
       session.shared = state;
       this.options.registry.add(session);

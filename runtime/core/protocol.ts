@@ -3,7 +3,6 @@ import { Dispatcher } from './dispatcher.js';
 import { asError, messageOf, type ProtocolError, SdkError } from './errors.js';
 import {
   JSONRPC_VERSION,
-  type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type RequestId,
@@ -26,35 +25,13 @@ import type {
   RequestOptions,
 } from './request-context.js';
 import { CANCELLED_NOTIFICATION } from './special-methods.js';
-import type { MessageExtra, Transport, TransportSendOptions } from './transport.js';
+import type { MessageExtra, Transport } from './transport.js';
 import { describeIssues } from './validation.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
+import { cancelledError, reasonText, relatedOptions, transmit } from './transmit.js';
 import { InboundQueue } from './inbound-queue.js';
 
-/** The per-request timeout used when neither the engine nor the call sets one: 60 seconds. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-
-/** Construction options of a {@link Protocol}. */
-export interface ProtocolOptions {
-  /** The role this engine plays; it accepts only methods the other role may send. */
-  readonly side: Side;
-  /** The revision to speak; may be bound later with `setRevision()` once negotiated. */
-  readonly revision?: RevisionModule | undefined;
-  /**
-   * Validate everything incoming: request params, response results and notification params.
-   * Default true; `false` turns all incoming checks off (method lookup still applies).
-   */
-  readonly validate?: boolean | undefined;
-  /**
-   * Validate everything this side sends: handler results (a bad one is answered with an internal
-   * error and reported), and params of outgoing requests and notifications (rejected locally
-   * with SdkError('INVALID_PARAMS')). Default true.
-   */
-  readonly validateOutgoing?: boolean | undefined;
-  /** Timeout of outgoing requests that set none themselves; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
-  readonly defaultTimeoutMs?: number | undefined;
-  /** Receives problems that have no caller to reject (see {@link Protocol.onerror}). */
-  readonly onerror?: ((error: Error) => void) | undefined;
-}
+export { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
 
 /**
  * The JSON-RPC engine of one connection: correlates requests and responses, dispatches
@@ -415,28 +392,4 @@ export class Protocol {
       // A failing error hook must not break message dispatch.
     }
   }
-}
-
-/** Calls `transport.send` so that a synchronous throw becomes a rejection. */
-async function transmit(
-  transport: Transport,
-  message: JSONRPCMessage | JSONRPCMessage[],
-  options: TransportSendOptions | undefined,
-): Promise<void> {
-  await transport.send(message, options);
-}
-
-function relatedOptions(relatedRequestId: RequestId | undefined): TransportSendOptions | undefined {
-  return relatedRequestId === undefined ? undefined : { relatedRequestId };
-}
-
-function reasonText(reason: unknown): string {
-  if (reason === undefined) {
-    return 'Request cancelled';
-  }
-  return messageOf(reason);
-}
-
-function cancelledError(method: string, reason: unknown): SdkError {
-  return new SdkError('REQUEST_CANCELLED', `Request ${method} was cancelled: ${reasonText(reason)}`, { cause: reason });
 }

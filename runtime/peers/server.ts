@@ -4,6 +4,7 @@ import type { RevisionModule } from '../core/contract.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
 import { negotiateExtensions } from './extension.js';
 import { typedSenders } from './typed-senders.js';
+import { initializeVersion, revisionForRequest } from './server-revision.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import type { HeaderParameter } from '../era/mcp-headers.js';
 import { isJsonObject, type JSONRPCRequest } from '../core/jsonrpc.js';
@@ -343,29 +344,13 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     return needed !== undefined ? this.revisions.ensure(needed) : this.bindDefault();
   }
 
-  /**
-   * The revision whose module `admit` binds for `request`, from facts alone: the version an
-   * `initialize` will settle on, the supported stateless version a request names in `_meta`, or
-   * the newest stateless one for a method only that era has (a discovery probe).
-   */
+  /** The revision whose module `admit` binds for `request` (see {@link revisionForRequest}). */
   private revisionFor(request: JSONRPCRequest): string | undefined {
-    if (request.method === INITIALIZE_REQUEST) {
-      if (this.statefulVersions.length === 0) return undefined;
-      return this.eraValue === 'stateful' ? undefined : this.initializeVersion(request.params);
-    }
-    if (this.eraValue === 'stateful' || this.statelessVersions.length === 0) return undefined;
-    const version = declaredVersion(request.params);
-    if (version === undefined) {
-      const onlyStateless = this.revisions.defines(request.method, 'stateless') && !this.revisions.defines(request.method, 'stateful');
-      return this.eraValue === undefined && onlyStateless ? this.statelessVersions[this.statelessVersions.length - 1] : undefined;
-    }
-    return this.statelessVersions.includes(version) ? version : undefined;
+    return revisionForRequest(request, { era: this.eraValue, stateful: this.statefulVersions, stateless: this.statelessVersions, revisions: this.revisions });
   }
 
-  /** The stateful version an `initialize` with `params` settles on: the one asked for if supported, else the newest. */
   private initializeVersion(params: unknown): string {
-    const requested = isJsonObject(params) ? params.protocolVersion : undefined;
-    return typeof requested === 'string' && this.statefulVersions.includes(requested) ? requested : this.statefulVersions[this.statefulVersions.length - 1]!;
+    return initializeVersion(params, this.statefulVersions);
   }
 
   /**

@@ -92,7 +92,7 @@ describe('generate() over the pinned revisions', () => {
     expect([...second.keys()]).toEqual([...first.keys()]);
     expect([...first.keys()].filter((path) => first.get(path) !== second.get(path))).toEqual([]);
     // Six revisions of six files, five shared files, and the tasks extension's five.
-    expect(first.size).toBe(47);
+    expect(first.size).toBe(48);
   });
 
   it('(b) diffOutput finds nothing in the committed tree, then each kind of drift in a copy', () => {
@@ -219,15 +219,15 @@ describe('(e) the CLI check', () => {
     const outcome = await checkRun;
     expect(outcome.stderr).toBe('');
     expect(outcome.code).toBe(0);
-    expect(outcome.stdout).toMatch(/^codegen --check: generated\/ is current \(47 files, \d+ ms\)\n$/);
+    expect(outcome.stdout).toMatch(/^codegen --check: generated\/ is current \(48 files, \d+ ms\)\n$/);
   }, 120_000);
 
   it('on a fixture root: generate writes, --check passes, then fails on a hand edit', async () => {
     const [written, clean, dirty] = await fixtureCliRun;
     expect(written!.code, written!.stderr).toBe(0);
-    expect(written!.stdout).toMatch(/^codegen: wrote 12 files to generated\/ in \d+ ms\n$/);
+    expect(written!.stdout).toMatch(/^codegen: wrote 13 files to generated\/ in \d+ ms\n$/);
     expect(clean!.code, clean!.stderr).toBe(0);
-    expect(clean!.stdout).toMatch(/^codegen --check: generated\/ is current \(12 files, \d+ ms\)\n$/);
+    expect(clean!.stdout).toMatch(/^codegen --check: generated\/ is current \(13 files, \d+ ms\)\n$/);
     expect(dirty!.code).toBe(1);
     expect(dirty!.stderr).toContain(`codegen --check: differs from a fresh generation: generated/${fixturePin().revision}/types.ts\n`);
     expect(dirty!.stderr).toContain('Run `make generate` and commit the result.');

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { emitChangeNotificationsFile, emitMethodNamesFile } from './emit-facts.js';
 import { emitErrorsFile, emitIndexFile, emitMethodsFile, emitValidatorsFile, featuresLiteral, inlineParamsTarget, TYPE_EXPORTS, VALUE_EXPORTS } from './emit-revision.js';
 import { emitSendersFile } from './emit-senders.js';
+import { emitFactsFile } from './emit-revision-facts.js';
 import { emitTypes } from './emit-types.js';
 import type { ValidatorTarget } from './emit-validators.js';
 import { buildExtension, emitExtensionFiles, extensionSourceKey, readExtensionPins, type BuiltExtension, type ExtensionPin } from './extensions.js';
@@ -240,6 +241,11 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
       `export const releasedRevisions = [${released.map((p) => `'${p.revision}'`).join(', ')}] as const;`,
       `/** The newest released revision. */`,
       `export const latestRevision = '${latest.revision}';`,
+      ...(['stateful', 'stateless'] as const).flatMap((era) => {
+        const pin = [...released].reverse().find((p) => p.era === era);
+        const alias = era === 'stateful' ? 'Stateful' : 'Stateless';
+        return pin === undefined ? [] : [`/** The newest released ${era} revision. */`, `export const latest${alias}Revision = '${pin.revision}';`];
+      }),
       `/** The era of each pinned revision. */`,
       `export const eras: Readonly<Record<Revision, Era>> = {`,
       ...pins.map((p) => `  '${p.revision}': '${p.era}',`),
@@ -290,6 +296,7 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
     latestLines.push(`/** The newest released ${era} revision. */`, `export const latest${alias}Revision = '${pin.revision}';`);
   }
   put('latest.ts', latest.revision, latest.sha256, `${latestLines.join('\n')}\n`);
+  put('facts.ts', allLabel, allHash, emitFactsFile(models.map((model) => ({ model, table: tables.get(model.pin.revision)! }))));
   return { files, tables, models };
 }
 

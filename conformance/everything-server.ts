@@ -10,9 +10,11 @@
  * (HTTP prints the endpoint URL on stdout; stdio writes nothing but protocol messages there.)
  */
 import { pathToFileURL } from 'node:url';
-import { httpExtra, ProtocolError, SdkError, Server, Stateful, statefulRevisions, type RequestContext } from '../runtime/index.js';
+import { httpExtra, ProtocolError, SdkError, Server, statefulRevisions, type RequestContext } from '../runtime/index.js';
 import { headerParameters, InMemoryEventStore } from '../runtime/http.js';
 import { StatelessContext } from '../runtime/advanced.js';
+// Values of the newest revisions (error codes) come from their modules; the root entry exports their types only.
+import { Stateful } from '../generated/latest.js';
 import { createMcpNodeServer, StdioServerTransport, type McpNodeServer } from '../runtime/node.js';
 import { complete, prompts, readResource, resources, templates, tools as baseTools, type ToolIo } from './fixtures.js';
 import { inputPrompt, inputTools } from './fixtures-input.js';

@@ -4,7 +4,9 @@
  * that require it), tasks that fail in either way a task can, tasks that ask for input, and a
  * tool that gathers input with a multi round-trip request before it becomes a task.
  */
-import { ProtocolError, Stateful, type RequestContext } from '../runtime/index.js';
+import { ProtocolError, type RequestContext } from '../runtime/index.js';
+// Values of the newest revisions (error codes) come from their modules; the root entry exports their types only.
+import { Stateful } from '../generated/latest.js';
 import type { TasksExtension } from '../runtime/features/tasks/index.js';
 
 type JsonObject = Record<string, unknown>;

@@ -7,7 +7,9 @@
  * Names, URIs and result shapes follow what the scenarios of @modelcontextprotocol/conformance
  * ask for (each scenario describes its "Server Implementation Requirements").
  */
-import { ProtocolError, Stateful } from '../runtime/index.js';
+import { ProtocolError } from '../runtime/index.js';
+// Values of the newest revisions (error codes) come from their modules; the root entry exports their types only.
+import { Stateful } from '../generated/latest.js';
 import { RED_PIXEL_PNG_BASE64, SILENT_WAV_BASE64 } from './media.js';
 
 type JsonObject = Record<string, unknown>;

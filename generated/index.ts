@@ -11,6 +11,10 @@ export type Revision = (typeof revisions)[number];
 export const releasedRevisions = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
 /** The newest released revision. */
 export const latestRevision = '2026-07-28';
+/** The newest released stateful revision. */
+export const latestStatefulRevision = '2025-11-25';
+/** The newest released stateless revision. */
+export const latestStatelessRevision = '2026-07-28';
 /** The era of each pinned revision. */
 export const eras: Readonly<Record<Revision, Era>> = {
   '2024-11-05': 'stateful',

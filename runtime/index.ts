@@ -72,9 +72,11 @@ export type { FromJsonSchema, InferSchemaInput, InferSchemaOutput } from './core
 export type { SchemaInput } from './core/json-schema/schema-input.js';
 export type { StandardJsonSchemaV1, StandardProps, StandardIssue, StandardResult } from './core/json-schema/standard-schema.js';
 // Revisions: the pinned list, the newest of each era, and each era's newest module (types, validators, ErrorCode).
-export { revisions, releasedRevisions, latestRevision, type Revision } from '../generated/index.js';
+export { revisions, releasedRevisions, latestRevision, latestStatefulRevision, latestStatelessRevision, type Revision } from '../generated/index.js';
 export { statefulRevisions, statelessRevisions } from './core/revisions.js';
-export { Stateful, Stateless, latestStatefulRevision, latestStatelessRevision } from '../generated/latest.js';
+// Types only: the root entry loads no revision module (`mcpgen/<revision>` has each one's values).
+export type { Stateful, Stateless } from '../generated/latest.js';
+export type { RevisionLoader } from './core/revision-set.js';
 export type { RevisionModule, MethodInfo, Validator, ValidationIssue, Era } from '../generated/contract.js';
 export type { JSONRPCMessage, JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, JSONRPCResultResponse, JSONRPCErrorResponse, RequestId } from './core/jsonrpc.js';
 /** The newest released revision's types, one per schema definition. */

@@ -3,7 +3,6 @@ import { Dispatcher } from './dispatcher.js';
 import { asError, messageOf, type ProtocolError, SdkError } from './errors.js';
 import {
   JSONRPC_VERSION,
-  type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type RequestId,
@@ -26,34 +25,13 @@ import type {
   RequestOptions,
 } from './request-context.js';
 import { CANCELLED_NOTIFICATION } from './special-methods.js';
-import type { MessageExtra, Transport, TransportSendOptions } from './transport.js';
+import type { MessageExtra, Transport } from './transport.js';
 import { describeIssues } from './validation.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
+import { cancelledError, reasonText, relatedOptions, transmit } from './transmit.js';
+import { InboundQueue } from './inbound-queue.js';
 
-/** The per-request timeout used when neither the engine nor the call sets one: 60 seconds. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-
-/** Construction options of a {@link Protocol}. */
-export interface ProtocolOptions {
-  /** The role this engine plays; it accepts only methods the other role may send. */
-  readonly side: Side;
-  /** The revision to speak; may be bound later with `setRevision()` once negotiated. */
-  readonly revision?: RevisionModule | undefined;
-  /**
-   * Validate everything incoming: request params, response results and notification params.
-   * Default true; `false` turns all incoming checks off (method lookup still applies).
-   */
-  readonly validate?: boolean | undefined;
-  /**
-   * Validate everything this side sends: handler results (a bad one is answered with an internal
-   * error and reported), and params of outgoing requests and notifications (rejected locally
-   * with SdkError('INVALID_PARAMS')). Default true.
-   */
-  readonly validateOutgoing?: boolean | undefined;
-  /** Timeout of outgoing requests that set none themselves; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
-  readonly defaultTimeoutMs?: number | undefined;
-  /** Receives problems that have no caller to reject (see {@link Protocol.onerror}). */
-  readonly onerror?: ((error: Error) => void) | undefined;
-}
+export { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
 
 /**
  * The JSON-RPC engine of one connection: correlates requests and responses, dispatches
@@ -82,6 +60,13 @@ export class Protocol {
    * error to answer instead (see DispatchHost.admit). The Server uses it to pick the era.
    */
   admitRequest?: ((request: JSONRPCRequest) => ProtocolError | undefined) | undefined;
+  /**
+   * Runs before each inbound value (message or batch) is dispatched. Undefined means go on at
+   * once; a Promise (the Server loading the revision module the message needs) holds this value
+   * and every later one, in order, until it settles (see InboundQueue), so that `admitRequest`
+   * then finds the module in memory. Once a connection's modules are loaded this is synchronous.
+   */
+  prepareIncoming?: ((value: unknown) => Promise<unknown> | undefined) | undefined;
 
   private readonly methods: MethodTable;
   private readonly validateIncoming: boolean;
@@ -90,6 +75,7 @@ export class Protocol {
   private readonly pending: PendingRequests;
   private readonly dispatcher: Dispatcher;
   private connection: Transport | undefined;
+  private readonly inbound: InboundQueue<{ readonly transport: Transport; readonly value: unknown; readonly extra: MessageExtra | undefined }>;
   private nextId = 1;
 
   constructor(options: ProtocolOptions) {
@@ -112,6 +98,11 @@ export class Protocol {
       sender: this,
       report: (error) => this.report(error),
       admit: (request) => this.admitRequest?.(request),
+    });
+    this.inbound = new InboundQueue({
+      prepare: (item) => this.prepareIncoming?.(item.value),
+      deliver: (item) => this.deliver(item.transport, item.value, item.extra),
+      report: (error) => this.report(error),
     });
   }
 
@@ -324,6 +315,13 @@ export class Protocol {
     if (transport !== this.connection) {
       return;
     }
+    this.inbound.push({ transport, value, extra });
+  }
+
+  private deliver(transport: Transport, value: unknown, extra: MessageExtra | undefined): void {
+    if (transport !== this.connection) {
+      return;
+    }
     void this.dispatcher.receive(value, extra).then((reply) => {
       if (reply === undefined || transport !== this.connection) {
         return;
@@ -339,6 +337,7 @@ export class Protocol {
       return;
     }
     this.connection = undefined;
+    this.inbound.clear();
     const reason = transport.closeReason;
     const error = new SdkError(
       'CONNECTION_CLOSED',
@@ -398,28 +397,4 @@ export class Protocol {
       // A failing error hook must not break message dispatch.
     }
   }
-}
-
-/** Calls `transport.send` so that a synchronous throw becomes a rejection. */
-async function transmit(
-  transport: Transport,
-  message: JSONRPCMessage | JSONRPCMessage[],
-  options: TransportSendOptions | undefined,
-): Promise<void> {
-  await transport.send(message, options);
-}
-
-function relatedOptions(relatedRequestId: RequestId | undefined): TransportSendOptions | undefined {
-  return relatedRequestId === undefined ? undefined : { relatedRequestId };
-}
-
-function reasonText(reason: unknown): string {
-  if (reason === undefined) {
-    return 'Request cancelled';
-  }
-  return messageOf(reason);
-}
-
-function cancelledError(method: string, reason: unknown): SdkError {
-  return new SdkError('REQUEST_CANCELLED', `Request ${method} was cancelled: ${reasonText(reason)}`, { cause: reason });
 }

@@ -1,6 +1,8 @@
-import { revisionModules } from '../../generated/all.js';
 import type { RevisionModule } from './contract.js';
-import { eras, releasedRevisions } from '../../generated/index.js';
+import { eras, latestStatefulRevision, loaders, releasedRevisions } from '../../generated/index.js';
+import type { Stateful } from '../../generated/latest.js';
+import { revisionFacts, type RevisionFacts } from '../../generated/facts.js';
+import { factsOfModule, RevisionSet, type RevisionEntry, type RevisionLoader } from './revision-set.js';
 
 /**
  * Released revisions of the stateful era, oldest first: the versions a Client or Server
@@ -15,38 +17,90 @@ export const statefulRevisions: readonly string[] = releasedRevisions.filter((re
  */
 export const statelessRevisions: readonly string[] = releasedRevisions.filter((revision) => eras[revision] === 'stateless');
 
-/** The module of a pinned revision; throws for an unknown one. */
-export function revisionModule(revision: string): RevisionModule {
-  const module = revisionModules[revision];
-  if (module === undefined) throw new RangeError(`Unknown MCP protocol revision ${JSON.stringify(revision)}`);
-  return module;
+/**
+ * The facts of a pinned revision that need no validator (era, batching, error codes, its
+ * methods' kinds, directions and gates), without loading its module; throws for an unknown one.
+ */
+export function pinnedFacts(revision: string): RevisionFacts {
+  const facts = Object.hasOwn(revisionFacts, revision) ? revisionFacts[revision] : undefined;
+  if (facts === undefined) throw new RangeError(`Unknown MCP protocol revision ${JSON.stringify(revision)}`);
+  return facts;
 }
 
-/**
- * The stateful revisions an endpoint speaks, oldest first. Without a `pool` they come from the
- * generated pins (released ones only); with one, from the modules the caller supplies, which is
- * how a freshly generated revision is used before it is pinned. `requested` narrows the choice.
- */
-export function resolveSupported(requested: readonly string[] | undefined, pool?: readonly RevisionModule[]): RevisionModule[] {
-  return resolveRevisions(requested, pool, ['stateful']);
-}
+/** Modules the default loader has loaded, shared by every endpoint of the process. */
+const loaded = new Map<string, RevisionModule>();
+const loading = new Map<string, Promise<RevisionModule>>();
 
 /**
- * Like {@link resolveSupported}, for the eras given: a dual-era Server resolves both, so that
- * one server object speaks every revision. The result is sorted oldest first.
+ * The default loader: imports a pinned revision's generated module on first use (a separate
+ * chunk for bundlers) and caches it for the process.
  */
-export function resolveRevisions(requested: readonly string[] | undefined, pool: readonly RevisionModule[] | undefined, allowed: readonly RevisionModule['era'][]): RevisionModule[] {
-  const candidates = (pool ?? Object.values(revisionModules).filter((module) => module.status === 'released'))
-    .filter((module) => allowed.includes(module.era))
-    .sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
+export const defaultLoader: RevisionLoader = {
+  load(revision) {
+    const done = loaded.get(revision);
+    if (done !== undefined) return Promise.resolve(done);
+    let pending = loading.get(revision);
+    if (pending === undefined) {
+      const load = Object.hasOwn(loaders, revision) ? loaders[revision as keyof typeof loaders] : undefined;
+      if (load === undefined) return Promise.reject(new RangeError(`Unknown MCP protocol revision ${JSON.stringify(revision)}`));
+      pending = load().then(
+        (module) => {
+          loaded.set(revision, module);
+          loading.delete(revision);
+          return module;
+        },
+        (error: unknown) => {
+          // A failed import may succeed later (a flaky network in a browser): nothing is cached.
+          loading.delete(revision);
+          throw error;
+        },
+      );
+      loading.set(revision, pending);
+    }
+    return pending;
+  },
+  loaded: (revision) => loaded.get(revision),
+};
+
+/**
+ * The revisions an endpoint speaks, oldest first, as a {@link RevisionSet}. Without a `pool`
+ * they are the generated pins (released ones only), known by their facts and loaded when first
+ * negotiated; with one, the modules the caller supplies are used as they are and nothing is
+ * loaded (how a program pins its revisions statically, or uses a freshly generated one).
+ * `requested` narrows the choice; `allowed` names the eras.
+ */
+export function resolveRevisions(
+  requested: readonly string[] | undefined,
+  pool: readonly RevisionModule[] | undefined,
+  allowed: readonly RevisionModule['era'][],
+  loader: RevisionLoader = defaultLoader,
+): RevisionSet {
+  const entries: RevisionEntry[] = pool === undefined
+    ? releasedRevisions.map((revision) => ({ facts: pinnedFacts(revision) }))
+    : pool.map((module) => ({ facts: factsOfModule(module), module }));
+  const candidates = entries
+    .filter((entry) => allowed.includes(entry.facts.era))
+    .sort((a, b) => (a.facts.revision < b.facts.revision ? -1 : a.facts.revision > b.facts.revision ? 1 : 0));
   if (candidates.length === 0) throw new RangeError(`No ${allowed.join(' or ')} protocol revision is available`);
-  if (requested === undefined) return candidates;
+  const chosen = requested === undefined ? candidates : pick(requested, candidates, allowed);
+  return new RevisionSet(chosen, pool === undefined ? loader : undefined);
+}
+
+function pick(requested: readonly string[], candidates: readonly RevisionEntry[], allowed: readonly RevisionModule['era'][]): RevisionEntry[] {
   if (requested.length === 0) throw new RangeError('At least one protocol revision must be supported');
   return [...requested].sort().map((revision) => {
-    const module = candidates.find((candidate) => candidate.revision === revision);
-    if (module === undefined) {
-      throw new RangeError(`Protocol revision ${revision} is not a released ${allowed.join(' or ')} revision (${candidates.map((c) => c.revision).join(', ')})`);
+    const entry = candidates.find((candidate) => candidate.facts.revision === revision);
+    if (entry === undefined) {
+      throw new RangeError(`Protocol revision ${revision} is not a released ${allowed.join(' or ')} revision (${candidates.map((c) => c.facts.revision).join(', ')})`);
     }
-    return module;
+    return entry;
   });
 }
+
+export type { RevisionLoader } from './revision-set.js';
+
+/**
+ * The error codes of the newest stateful revision, read from its facts so that code naming a
+ * code (`INVALID_PARAMS`) loads no revision module.
+ */
+export const statefulErrorCodes = pinnedFacts(latestStatefulRevision).errorCodes as typeof Stateful.ErrorCode;

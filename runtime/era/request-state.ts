@@ -29,99 +29,25 @@
 import { SdkError } from '../core/errors.js';
 import { canonicalJson, fromBase64Url, toBase64Url } from './encoding.js';
 
-/**
- * A secret that seals and opens request states. `id` travels in every token so the receiver
- * picks the right key; it is not secret. Use 1–64 characters from `A–Z a–z 0–9 _ -`.
- */
-export interface RequestStateKey {
-  readonly id: string;
-  /** At least 32 bytes of secret material; a string counts as its UTF-8 bytes. */
-  readonly secret: string | Uint8Array;
-}
+import {
+  RequestStateError,
+  type RequestStateBinding,
+  type RequestStateInput,
+  type RequestStateKey,
+  type RequestStateOptions,
+  type RequestStatePayload,
+} from './request-state-types.js';
+import { BINDING_LABELS, bindingMismatch, isBinding, isRecord, parsePayload, type WirePayload } from './request-state-payload.js';
 
-/** How a {@link RequestStateCodec} seals and checks request states. */
-export interface RequestStateOptions {
-  /**
-   * The first key seals; every key opens. To rotate, put the new key first and keep the old ones
-   * until the states they sealed have expired (`ttlMs`). Default: one random key per process,
-   * which only suits a single replica: replicas behind a load balancer must share keys, or a
-   * retry landing on another replica fails with `unknown-key`.
-   */
-  readonly keys?: readonly RequestStateKey[];
-  /**
-   * Default false: signed only, the payload is base64url JSON the client can read. True:
-   * AES-256-GCM, so the client sees nothing but the key id. Both modes open either format, so
-   * switching mode does not break states already in flight.
-   */
-  readonly encrypt?: boolean;
-  /** How long a sealed state stays valid, in milliseconds. Default 10 minutes. */
-  readonly ttlMs?: number;
-  /** The most rounds (InputRequiredResults) one request may take. Default 8. */
-  readonly maxRounds?: number;
-  /** Longest token accepted or produced, in characters. Default 65536. */
-  readonly maxTokenLength?: number;
-  /** The clock, in milliseconds since the epoch; for tests. Default `Date.now`. */
-  readonly now?: () => number;
-}
-
-/**
- * What a state is bound to: the request it was issued for and the principal it was issued to.
- * {@link createRequestStateBinding} builds one from a request.
- */
-export interface RequestStateBinding {
-  /** `tools/call`, `prompts/get` or `resources/read`. */
-  readonly method: string;
-  /** The tool name, prompt name or resource URI. */
-  readonly target: string;
-  /** {@link digestArguments} of the request's arguments. */
-  readonly argumentsDigest: string;
-  /** The authenticated principal, when there is one. */
-  readonly subject?: string | undefined;
-}
-
-/** A state as {@link RequestStateCodec.open} returns it, after every check passed. */
-export interface RequestStatePayload {
-  readonly binding: RequestStateBinding;
-  /** Which round sealed this state: 1 for the first InputRequiredResult of the request. */
-  readonly round: number;
-  /** What the server kept from earlier rounds, e.g. the client's earlier input responses. */
-  readonly answers: Readonly<Record<string, unknown>>;
-  /** Any further JSON the server sealed in. */
-  readonly user?: unknown;
-  /** When the state stops being accepted, in milliseconds since the epoch. */
-  readonly expiresAt: number;
-}
-
-/** What {@link RequestStateCodec.seal} takes. */
-export interface RequestStateInput {
-  readonly binding: RequestStateBinding;
-  readonly round: number;
-  readonly answers: Record<string, unknown>;
-  readonly user?: unknown;
-}
-
-/** Why a state was refused. */
-export type RequestStateErrorReason = 'malformed' | 'unknown-key' | 'bad-signature' | 'expired' | 'binding-mismatch' | 'too-many-rounds';
-
-/**
- * A state was refused (or, for `too-many-rounds`, could not be sealed). The message starts with
- * `requestState` and says why without quoting the payload or any secret, so the server can
- * answer with it as it is (JSON-RPC invalid params).
- */
-export class RequestStateError extends Error {
-  readonly reason: RequestStateErrorReason;
-  /** For `binding-mismatch`: the binding field that differs. */
-  readonly field?: keyof RequestStateBinding;
-
-  constructor(reason: RequestStateErrorReason, message: string, field?: keyof RequestStateBinding) {
-    super(message);
-    this.name = 'RequestStateError';
-    this.reason = reason;
-    if (field !== undefined) {
-      this.field = field;
-    }
-  }
-}
+export {
+  RequestStateError,
+  type RequestStateBinding,
+  type RequestStateErrorReason,
+  type RequestStateInput,
+  type RequestStateKey,
+  type RequestStateOptions,
+  type RequestStatePayload,
+} from './request-state-types.js';
 
 const SIGNED_VERSION = 'v1';
 const ENCRYPTED_VERSION = 'v1e';
@@ -135,18 +61,10 @@ const DEFAULT_MAX_ROUNDS = 8;
 const DEFAULT_MAX_TOKEN_LENGTH = 65_536;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true });
 // Fixed, public HKDF inputs: they separate this use of the secret (and each mode) from any other.
 const HKDF_SALT = encoder.encode('mcpgen/request-state');
 const MAC_INFO = encoder.encode('v1 hmac-sha256');
 const ENC_INFO = encoder.encode('v1 aes-256-gcm');
-
-const BINDING_LABELS: Readonly<Record<keyof RequestStateBinding, string>> = {
-  method: 'method',
-  target: 'target (tool, prompt or resource)',
-  argumentsDigest: 'arguments',
-  subject: 'principal',
-};
 
 interface KeyEntry {
   readonly id: string;
@@ -155,18 +73,6 @@ interface KeyEntry {
   base?: Promise<CryptoKey> | undefined;
   mac?: Promise<CryptoKey> | undefined;
   enc?: Promise<CryptoKey> | undefined;
-}
-
-/** The shape a state takes inside the token; short names keep tokens compact. */
-interface WirePayload {
-  m: string;
-  t: string;
-  d: string;
-  s?: string;
-  r: number;
-  a: Record<string, unknown>;
-  u?: unknown;
-  e: number;
 }
 
 /**
@@ -468,56 +374,4 @@ function positive(name: string, value: number, integer: boolean): number {
     throw new SdkError('INVALID_ARGUMENT', `RequestStateCodec option ${name} must be a positive ${integer ? 'integer' : 'number'}, not ${String(value)}`);
   }
   return value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isBinding(value: unknown): value is RequestStateBinding {
-  return (
-    isRecord(value) &&
-    typeof value.method === 'string' &&
-    typeof value.target === 'string' &&
-    typeof value.argumentsDigest === 'string' &&
-    (value.subject === undefined || typeof value.subject === 'string')
-  );
-}
-
-function bindingMismatch(actual: RequestStateBinding, expected: RequestStateBinding): keyof RequestStateBinding | undefined {
-  if (actual.method !== expected.method) return 'method';
-  if (actual.target !== expected.target) return 'target';
-  if (actual.argumentsDigest !== expected.argumentsDigest) return 'argumentsDigest';
-  // Both absent matches; present on one side only does not (no anonymous replay of a user's state, nor the reverse).
-  if (actual.subject !== expected.subject) return 'subject';
-  return undefined;
-}
-
-/** The verified bytes as a payload; a shape error here means a bug or a foreign codec sharing our keys. */
-function parsePayload(bytes: Uint8Array): RequestStatePayload {
-  let wire: unknown;
-  try {
-    wire = JSON.parse(decoder.decode(bytes));
-  } catch {
-    throw new RequestStateError('malformed', 'requestState is malformed: its payload is not JSON');
-  }
-  if (
-    !isRecord(wire) ||
-    typeof wire.m !== 'string' ||
-    typeof wire.t !== 'string' ||
-    typeof wire.d !== 'string' ||
-    (wire.s !== undefined && typeof wire.s !== 'string') ||
-    !Number.isSafeInteger(wire.r) ||
-    (wire.r as number) < 1 ||
-    !isRecord(wire.a) ||
-    typeof wire.e !== 'number' ||
-    !Number.isFinite(wire.e)
-  ) {
-    throw new RequestStateError('malformed', 'requestState is malformed: its payload has an unexpected shape');
-  }
-  const binding: RequestStateBinding =
-    wire.s === undefined ? { method: wire.m, target: wire.t, argumentsDigest: wire.d } : { method: wire.m, target: wire.t, argumentsDigest: wire.d, subject: wire.s as string };
-  const payload: { -readonly [K in keyof RequestStatePayload]: RequestStatePayload[K] } = { binding, round: wire.r as number, answers: wire.a, expiresAt: wire.e };
-  if (wire.u !== undefined) payload.user = wire.u;
-  return payload;
 }

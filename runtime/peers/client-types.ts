@@ -7,7 +7,7 @@
 import type { Method } from '../../generated/methods.js';
 import type { Stateful, Stateless } from '../../generated/latest.js';
 import type { clientNotificationSenders, clientRequestSenders } from '../../generated/senders.js';
-import type { RevisionModule } from '../core/contract.js';
+import type { RevisionFactsView } from '../core/revision-set.js';
 import { SdkError } from '../core/errors.js';
 import type { CapabilitiesOf, EitherNotifications, EitherRequests, InputRequestsOf, ProtocolTypesShape, SharedMethods } from '../core/protocol-types.js';
 import type { RequestOptions } from '../core/request-context.js';
@@ -86,7 +86,7 @@ export type ListenFilter<T extends ProtocolTypesShape> = T['clientRequests'] ext
  * and how to pin such a revision; undefined when the negotiated revision has the method or no
  * supported revision does (the engine then reports an unknown or custom method as usual).
  */
-export function unavailableMethodError(method: string, negotiated: RevisionModule | undefined, supported: readonly RevisionModule[]): SdkError | undefined {
+export function unavailableMethodError(method: string, negotiated: RevisionFactsView | undefined, supported: readonly RevisionFactsView[]): SdkError | undefined {
   if (negotiated === undefined || negotiated.methods[method] !== undefined) return undefined;
   const having = supported.filter((module) => module.methods[method] !== undefined).sort((a, b) => (a.revision < b.revision ? -1 : 1));
   const newest = having.at(-1);

@@ -1,98 +1,33 @@
-import { Stateful, Stateless } from '../../generated/latest.js';
-import { gateOf, hasCapability, describePath, type CapabilityObject } from '../core/capabilities.js';
-import { Endpoint, type EndpointOptions } from './endpoint.js';
-import { ProtocolError, SdkError } from '../core/errors.js';
-import { findHttpTransportError } from '../transports/http/client-errors.js';
+import type { RevisionFactsView } from '../core/revision-set.js';
+import type { Stateful, Stateless } from '../../generated/latest.js';
+import type { CapabilityObject } from '../core/capabilities.js';
+import { Endpoint } from './endpoint.js';
+import { typedSenders } from './typed-senders.js';
+import { answerInputRequest } from './input-answer.js';
+import { discoverEra, newest, type DiscoverOutcome } from './client-discovery.js';
+import type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
+
+export type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
+import { SdkError } from '../core/errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/protocol.js';
-import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
-import { unavailableMethodError, type BothEras, type ClientParams, type ClientSenders, type HandledParams, type HandledRequests, type HandledResult, type ListenFilter } from './client-types.js';
-import type { NotificationContext, NotificationHandler, NotificationOptions, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
+import type { ProtocolTypesShape } from '../core/protocol-types.js';
+import { unavailableMethodError, type BothEras, type ClientParams, type ClientSenders, type HandledRequests, type ListenFilter } from './client-types.js';
+import type { NotificationContext, NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
 import { defaultEraCache, serverIdentity, statelessHookOf, type EraCache, type EraChoice } from '../era/client-era.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, runInputRounds } from '../era/client-mrtr.js';
-import { ResponseCache, type ResponseCacheOptions } from '../era/client-response-cache.js';
+import { ResponseCache } from '../era/client-response-cache.js';
 import { clientView } from '../era/client-revision.js';
 import { headerParameters } from '../era/mcp-headers.js';
 import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, LOG_LEVEL_META, PROTOCOL_VERSION_META, SERVER_INFO_META } from '../era/meta.js';
 import type { Transport } from '../core/transport.js';
-import { checkValue, describeIssues } from '../core/validation.js';
 import { acceptsInput } from '../era/input-broker.js';
 import { Method } from '../../generated/methods.js';
 
 type Defaults = BothEras;
 type ClientRequests = Stateful.ClientRequestMap;
 
-/** Options of a {@link Client}. */
-export interface ClientOptions<T extends ProtocolTypesShape = Defaults> extends EndpointOptions {
-  /** What this client offers (sampling, roots, elicitation…); fixed for the life of the client. */
-  readonly capabilities?: CapabilitiesOf<T, 'clientCapabilities', Stateful.ClientCapabilities>;
-  /** Revisions this client accepts (default: every released stateful revision). */
-  readonly supportedRevisions?: readonly string[];
-  /**
-   * The version this client prefers (default: the newest supported one, 2026-07-28). A
-   * stateless-era version is tried first with `server/discover`; a stateful one is asked for
-   * in `initialize` directly.
-   */
-  readonly protocolVersion?: string;
-  /**
-   * How the era is chosen. `auto` (default): when the preferred version is of the stateless era,
-   * probe with `server/discover` and fall back to the `initialize` handshake when the server
-   * answers like an older server (method not found, another error that is not one of the
-   * stateless era's, an HTTP 4xx without such an error, or no answer in time). `pin`: speak the
-   * preferred version's era only, failing instead of falling back.
-   */
-  readonly negotiation?: NegotiationMode;
-  /**
-   * Remembers each server's era so that the next connection skips the probe (default: an
-   * in-memory cache shared by all Clients of the process; `false` turns caching off).
-   */
-  readonly eraCache?: EraCache | false;
-  /** The identity the era cache files this server under (default: the transport's URL or command line). */
-  readonly serverKey?: string;
-  /** Most rounds of a multi round-trip request before SdkError('INPUT_ROUNDS_EXCEEDED') (default 10). */
-  readonly maxInputRounds?: number;
-  /**
-   * Caches results the server marks with `ttlMs` (lists, resource reads) in the stateless era,
-   * until they expire or a matching change notification arrives (default on; `false` turns it off).
-   */
-  readonly responseCache?: boolean | ResponseCacheOptions;
-  /** The log level to ask for on every request in the stateless era (default: none, so no log messages). */
-  readonly logLevel?: Stateless.LoggingLevel;
-  /** Send `clientInfo` in every request's `_meta` in the stateless era (default true). */
-  readonly sendClientInfo?: boolean;
-}
-
-/** How a {@link Client} picks the protocol era; see {@link ClientOptions.negotiation}. */
-export type NegotiationMode = 'auto' | 'pin';
-
-/** A handler for server→client request `M`. */
-export type ClientRequestHandler<M extends keyof HandledRequests<T>, T extends ProtocolTypesShape = Defaults> = (
-  params: HandledParams<T, M>,
-  context: RequestContext,
-) => HandledResult<T, M> | Promise<HandledResult<T, M>>;
-
-/** A handler for server→client notification `M`. */
-export type ClientNotificationHandler<M extends keyof T['serverNotifications'], T extends ProtocolTypesShape = Defaults> = (
-  params: T['serverNotifications'][M]['params'],
-  context: NotificationContext,
-) => void | Promise<void>;
-
-/** Client→server list methods whose results page with `nextCursor`. */
-export type PaginatedMethod = {
-  [M in keyof ClientRequests]: ClientRequests[M]['result'] extends { nextCursor?: string } ? M : never;
-}[keyof ClientRequests];
-
-/** The item type of a paginated list method (`Tool` for tools/list). */
-export type PageItem<M extends PaginatedMethod> = {
-  [K in keyof ClientRequests[M]['result']]-?: K extends '_meta' | 'nextCursor' ? never : NonNullable<ClientRequests[M]['result'][K]> extends ReadonlyArray<infer I> ? I : never;
-}[keyof ClientRequests[M]['result']];
-
-/** Options of {@link Client.listAll}. */
-export interface ListAllOptions extends RequestOptions {
-  /** Stop with SdkError('PAGE_LIMIT') after this many pages (default 100). */
-  readonly maxPages?: number;
-}
 
 // Typed senders of T's client→server requests and client notifications (see client-types.ts).
 export interface Client<T extends ProtocolTypesShape = Defaults> extends ClientSenders<T> {}
@@ -147,10 +82,9 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private currentKey: string | undefined;
 
   constructor(info: Stateful.Implementation, options: ClientOptions<T> = {}) {
-    super('client', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless']), options);
-    const modules = this.revisionModules;
-    this.statefulVersions = modules.filter((module) => module.era === 'stateful').map((module) => module.revision);
-    this.statelessVersions = modules.filter((module) => module.era === 'stateless').map((module) => module.revision);
+    super('client', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless'], options.revisionLoader), options);
+    this.statefulVersions = this.revisions.ofEra('stateful');
+    this.statelessVersions = this.revisions.ofEra('stateless');
     const supported = this.supportedRevisions;
     this.info = info;
     this.preferred = options.protocolVersion ?? newest(this.statelessVersions) ?? newest(this.statefulVersions)!;
@@ -171,7 +105,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       : new ResponseCache({ ...(typeof cacheOptions === 'object' ? cacheOptions : {}), isList: (method) => this.protocol.revision?.methods[method]?.pagination != null });
     const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
     const notify = (method: string, params: unknown) => this.sendNotification(method, params);
-    Object.assign(this, Stateless.clientStubs(send), Stateful.clientStubs(send), Stateful.clientNotifiers(notify));
+    Object.assign(this, typedSenders('client', send, notify));
   }
 
   /** The capabilities the server declared (in `initialize` or `server/discover`). */
@@ -213,8 +147,9 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     const preferStateless = this.statelessVersions.includes(this.preferred);
     try {
       const cached = key === undefined ? undefined : await this.eraCache?.get(key);
-      if (preferStateless && cached?.era === 'stateless' && this.statelessVersions.includes(cached.protocolVersion) && this.adoptDiscover(cached.protocolVersion, cached.discover)) {
-        return;
+      if (preferStateless && cached?.era === 'stateless' && this.statelessVersions.includes(cached.protocolVersion)) {
+        await this.revisions.load(cached.protocolVersion);
+        if (this.adoptDiscover(cached.protocolVersion, cached.discover)) return;
       }
       const tryStateless = preferStateless && (this.negotiation === 'pin' || cached?.era !== 'stateful');
       if (tryStateless) {
@@ -284,13 +219,18 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     this.registerNotificationHandler(method, this.evictingHandler(method));
   }
 
+  /** The facts of every revision this client supports, loaded or not (for refusals that name where a method exists). */
+  private supportedFacts(): RevisionFactsView[] {
+    return this.supportedRevisions.map((revision) => this.revisions.facts(revision));
+  }
+
   /**
    * In the stateless era: adds the `_meta` every request carries, answers cached results,
    * follows multi round-trip requests to their final result and keeps what results teach
    * (tool schemas, the server's identity). In the stateful era: sends as it is.
    */
   protected override async sendRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
-    const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.revisionModules);
+    const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.supportedFacts());
     if (unavailable !== undefined) throw unavailable;
     if (this.eraValue !== 'stateless') return super.sendRequest(method, params, options);
     const info = this.protocol.revision?.methods[method];
@@ -313,7 +253,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
 
   /** Refuses a notification the negotiated revision lacks as {@link sendRequest} does a request. */
   protected override async sendNotification(method: string, params: unknown, options?: NotificationOptions): Promise<void> {
-    const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.revisionModules);
+    const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.supportedFacts());
     if (unavailable !== undefined) throw unavailable;
     return super.sendNotification(method, params, options);
   }
@@ -338,7 +278,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    */
   async listen(filter: ListenFilter<T>, options: Pick<RequestOptions, 'signal'> = {}): Promise<ListenSubscription> {
     if (this.eraValue !== 'stateless') {
-      throw unavailableMethodError(SUBSCRIPTIONS_LISTEN, this.protocol.revision, this.revisionModules)
+      throw unavailableMethodError(SUBSCRIPTIONS_LISTEN, this.protocol.revision, this.supportedFacts())
         ?? new SdkError('UNKNOWN_METHOD', `subscriptions/listen belongs to the stateless era; this connection speaks ${this.protocolVersion ?? '(not connected)'}`);
     }
     for (const method of LISTENED) {
@@ -377,7 +317,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   /** Runs the `initialize` handshake (the stateful era). */
   private async handshake(options: RequestOptions): Promise<void> {
     const version = this.statefulVersions.includes(this.preferred) ? this.preferred : newest(this.statefulVersions)!;
-    this.protocol.setRevision(this.moduleFor(version));
+    this.protocol.setRevision(await this.revisions.load(version));
     const result = (await this.protocol.request(
       Method.Initialize,
       { protocolVersion: version, capabilities: this.ownCapabilities, clientInfo: this.info },
@@ -389,7 +329,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
         `Server chose protocol version ${result.protocolVersion}; this client supports ${this.statefulVersions.join(', ')}`,
       );
     }
-    this.protocol.setRevision(this.moduleFor(result.protocolVersion));
+    // A server answering with an older revision: that one's module is loaded now.
+    this.protocol.setRevision(await this.revisions.load(result.protocolVersion));
     this.negotiated = result.protocolVersion;
     this.eraValue = 'stateful';
     this.baseMeta = undefined;
@@ -399,49 +340,21 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     await this.protocol.notification(Method.NotificationsInitialized, undefined, {});
   }
 
-  /**
-   * Probes with `server/discover`. A refusal naming supported versions is retried once with
-   * the newest one this client shares; errors of the stateless era (a refused capability, a
-   * header mismatch) are thrown, as they prove a stateless server that refused this client;
-   * anything else means an older server.
-   */
-  private async discoverEra(options: RequestOptions): Promise<DiscoverOutcome> {
-    let version = newest(this.statelessVersions.includes(this.preferred) ? this.statelessVersions.filter((v) => v <= this.preferred) : this.statelessVersions)!;
-    for (let attempt = 0; ; attempt++) {
-      this.enterStateless(version);
-      let result: Stateless.DiscoverResult;
-      try {
-        result = (await this.protocol.request(Method.ServerDiscover, this.withMeta({}), options)) as Stateless.DiscoverResult;
-      } catch (error) {
-        const rpc = rpcErrorOf(error);
-        const codes = this.moduleFor(version).errorCodes;
-        if (rpc !== undefined && rpc.code === codes.UNSUPPORTED_PROTOCOL_VERSION) {
-          const offered = supportedOf(rpc.data);
-          const mutual = newest(this.statelessVersions.filter((candidate) => offered.includes(candidate)));
-          if (mutual !== undefined && attempt === 0) {
-            version = mutual;
-            continue;
-          }
-          if (mutual === undefined && this.statefulVersions.some((candidate) => offered.includes(candidate))) {
-            return { kind: 'stateful', reason: `it supports only ${offered.join(', ')}`, cause: error };
-          }
-          throw new SdkError('UNSUPPORTED_VERSION', `The server refused protocol version ${version} and supports ${offered.join(', ') || 'no version named'}; this client supports ${this.supportedRevisions.join(', ')}`, { cause: error });
-        }
-        if (rpc !== undefined && (rpc.code === codes.MISSING_REQUIRED_CLIENT_CAPABILITY || rpc.code === codes.HEADER_MISMATCH)) throw error;
-        if (!looksLegacy(error, rpc)) throw error;
-        const reason = rpc === undefined ? (error instanceof Error ? error.message : String(error)) : `server/discover failed with ${rpc.code} ${rpc.message}`;
-        return { kind: 'stateful', reason, cause: error };
-      }
-      const mutual = newest(this.statelessVersions.filter((candidate) => result.supportedVersions.includes(candidate)));
-      if (mutual === undefined) {
-        if (this.statefulVersions.some((candidate) => result.supportedVersions.includes(candidate))) {
-          return { kind: 'stateful', reason: `it supports only ${result.supportedVersions.join(', ')}`, cause: undefined };
-        }
-        throw new SdkError('UNSUPPORTED_VERSION', `The server supports ${result.supportedVersions.join(', ')}; this client supports ${this.supportedRevisions.join(', ')}`);
-      }
-      this.adoptDiscover(mutual, result);
-      return { kind: 'stateless', version: mutual, result };
-    }
+  /** Probes with `server/discover` (see {@link discoverEra}). */
+  private discoverEra(options: RequestOptions): Promise<DiscoverOutcome> {
+    return discoverEra({
+      preferred: this.preferred,
+      statelessVersions: this.statelessVersions,
+      statefulVersions: this.statefulVersions,
+      supportedVersions: this.supportedRevisions,
+      enter: async (version) => {
+        await this.revisions.load(version);
+        this.enterStateless(version);
+      },
+      discover: (version) => this.protocol.request(Method.ServerDiscover, this.withMeta({}), options) as Promise<Stateless.DiscoverResult>,
+      errorCodes: (version) => this.moduleFor(version).errorCodes,
+      adopt: (version, result) => this.adoptDiscover(version, result),
+    });
   }
 
   /** Binds the stateless revision `version` to the engine and tells the transport. */
@@ -511,41 +424,13 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   }
 
   /** Answers one input request of an `InputRequiredResult` with the registered handler. */
-  private async fulfil(key: string, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
-    const module = this.protocol.revision;
-    const info = module?.methods[method];
-    if (info === undefined || !info.embedded) {
-      throw new SdkError('UNKNOWN_METHOD', `The server asked for input with ${method}, which is not an input request of ${module?.revision ?? 'this revision'}`);
-    }
-    const gate = gateOf(method, module === undefined ? [] : [module]);
-    if (gate !== null && gate.holder === 'receiver' && !hasCapability(this.ownCapabilities, gate.path)) {
-      throw new SdkError('CAPABILITY_MISSING', `The server asked for input with ${method}, but this client did not declare capability ${describePath(gate.path)}`);
-    }
-    const handler = this.inputHandlers.get(method) as unknown as RequestHandler | undefined;
-    if (handler === undefined) {
-      throw new SdkError('CAPABILITY_MISSING', `The server asked for input with ${method}, and no handler is registered for it (setRequestHandler)`);
-    }
-    const context: RequestContext = {
-      method,
-      requestId: key,
-      signal,
-      _meta: isJsonObject(params) && isJsonObject(params._meta) ? params._meta : undefined,
-      extra: undefined,
-      sendNotification: async () => {
-        throw new SdkError('WRONG_DIRECTION', `An input request handler (${method}) cannot send notifications in the stateless era`);
-      },
-      sendRequest: async () => {
-        throw new SdkError('WRONG_DIRECTION', `An input request handler (${method}) cannot send requests in the stateless era`);
-      },
-      reportProgress: async () => undefined,
-      log: async () => undefined,
-    };
-    const result = (await handler(params as Params | undefined, context)) ?? {};
-    const issues = this.checkOutgoing && info.result !== null ? checkValue(info.result, result) : null;
-    if (issues !== null) {
-      throw new SdkError('INVALID_RESULT', `The ${method} handler returned an invalid result: ${describeIssues(issues, 'result')}`, { data: { issues } });
-    }
-    return result;
+  private fulfil(key: string, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    return answerInputRequest({ key, method, params, signal }, {
+      revision: this.protocol.revision,
+      capabilities: this.ownCapabilities,
+      handler: this.inputHandlers.get(method) as unknown as RequestHandler | undefined,
+      checkResult: this.checkOutgoing,
+    });
   }
 
   /** Keeps what a stateless result teaches, caches it if it may be, and returns what the caller gets. */
@@ -604,49 +489,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   }
 }
 
-/** An open `subscriptions/listen` stream (see {@link Client.listen}). */
-export interface ListenSubscription {
-  /** The notification kinds the server agreed to send. */
-  readonly acknowledged: Stateless.SubscriptionFilter;
-  /** Settles when the stream ends: resolves when the server ended it or it was closed here. */
-  readonly ended: Promise<void>;
-  /** Ends the stream. */
-  close(): void;
-}
 
 /** Methods the listen stream carries; the runtime names them because it routes them. */
 const SUBSCRIPTIONS_LISTEN = Method.SubscriptionsListen;
 const SUBSCRIPTIONS_ACKNOWLEDGED = Method.NotificationsSubscriptionsAcknowledged;
 const LISTENED = [SUBSCRIPTIONS_ACKNOWLEDGED];
-
-type DiscoverOutcome =
-  | { readonly kind: 'stateless'; readonly version: string; readonly result: Stateless.DiscoverResult }
-  | { readonly kind: 'stateful'; readonly reason: string; readonly cause: unknown };
-
-function newest(versions: readonly string[]): string | undefined {
-  return [...versions].sort().at(-1);
-}
-
-/** The JSON-RPC error a failure carries: the peer's answer, or the body of an HTTP error answer. */
-function rpcErrorOf(error: unknown): { readonly code: number; readonly message: string; readonly data?: unknown } | undefined {
-  if (error instanceof ProtocolError) return { code: error.code, message: error.message, data: error.data };
-  return findHttpTransportError(error)?.rpcError;
-}
-
-function supportedOf(data: unknown): string[] {
-  const supported = isJsonObject(data) ? data.supported : undefined;
-  return Array.isArray(supported) ? supported.filter((value): value is string => typeof value === 'string') : [];
-}
-
-/**
- * Whether a failed probe means an older server: any JSON-RPC error answer, an HTTP 4xx other
- * than 401/403 (credentials are not an era question), or no answer in time. Network failures,
- * server errors, a closed connection and the caller's cancellation are not.
- */
-function looksLegacy(error: unknown, rpc: { readonly code: number } | undefined): boolean {
-  if (error instanceof ProtocolError) return true;
-  const http = findHttpTransportError(error);
-  if (http?.status !== undefined) return http.status >= 400 && http.status < 500 && http.status !== 401 && http.status !== 403;
-  if (rpc !== undefined) return true;
-  return error instanceof SdkError && error.code === 'REQUEST_TIMEOUT';
-}

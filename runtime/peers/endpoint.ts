@@ -1,10 +1,12 @@
-import { describePath, gateOf, hasCapability, type CapabilityObject } from '../core/capabilities.js';
+import { describePath, hasCapability, type CapabilityObject } from '../core/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import type { CustomNotification, CustomNotificationDefinition, CustomRequest, CustomRequestDefinition } from '../core/custom-methods.js';
 import { SdkError } from '../core/errors.js';
 import type { Side } from '../core/method-table.js';
 import { Protocol, type ProtocolOptions } from '../core/protocol.js';
 import type { NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from '../core/request-context.js';
+import type { RevisionLoader } from '../core/revision-set.js';
+import type { RevisionSet } from '../core/revision-set.js';
 import type { Transport } from '../core/transport.js';
 import { declareExtensions, type Extension } from './extension.js';
 import { Method } from '../../generated/methods.js';
@@ -16,10 +18,19 @@ export interface EndpointOptions {
   /** Validate what this endpoint sends, handler results included (default true). */
   readonly validateOutgoing?: boolean;
   /**
-   * The revision modules to choose from, for a revision that is generated but not pinned in
-   * this package (default: every released stateful revision mcpgen ships).
+   * The revision modules to speak, used as they are: nothing is loaded at run time, so a
+   * program that imports `revisionModule` from `mcpgen/2025-11-25` and passes it here carries
+   * that revision alone (and a Worker needs no dynamic import). Also how a revision that is
+   * generated but not pinned in this package is used. Default: every released revision mcpgen
+   * ships, each loaded the first time a peer negotiates it.
    */
   readonly revisions?: readonly RevisionModule[];
+  /**
+   * How the pinned revisions' modules load when `revisions` is not given (default: a dynamic
+   * `import()` of the generated module, cached per process). For bundlers that need another
+   * way to reach the modules, and for tests.
+   */
+  readonly revisionLoader?: RevisionLoader;
   /** Timeout of requests that set none (default 60 s). */
   readonly defaultTimeoutMs?: number;
   /** Receives errors that have no caller to reject. */
@@ -42,7 +53,13 @@ export abstract class Endpoint {
   onclose?: () => void;
   /** Revisions this endpoint speaks, oldest first. */
   readonly supportedRevisions: readonly string[];
-  private readonly modules: readonly RevisionModule[];
+  /** The revisions this endpoint speaks: their facts, and their modules once loaded. */
+  protected readonly revisions: RevisionSet;
+  /**
+   * The revision the engine speaks until the peer's first message says otherwise: the newest
+   * one with a handshake, because that is what an `initialize` must be checked against.
+   */
+  protected readonly defaultRevision: string;
   /** The extensions this endpoint speaks, as given in its options. */
   readonly extensions: readonly Extension[];
 
@@ -50,17 +67,18 @@ export abstract class Endpoint {
   protected peerCapabilitiesValue: CapabilityObject | undefined;
   protected negotiated: string | undefined;
 
-  protected constructor(side: Side, capabilities: CapabilityObject, modules: readonly RevisionModule[], options: EndpointOptions) {
+  protected constructor(side: Side, capabilities: CapabilityObject, revisions: RevisionSet, options: EndpointOptions) {
     this.ownCapabilities = declareExtensions(capabilities, options.extensions);
     this.extensions = options.extensions ?? [];
-    this.modules = modules;
-    this.supportedRevisions = modules.map((module) => module.revision);
-    // Until the peer's first message says otherwise, the engine speaks the newest revision with a
-    // handshake, because that is what an `initialize` must be checked against.
-    const stateful = modules.filter((module) => module.era === 'stateful');
+    this.revisions = revisions;
+    this.supportedRevisions = revisions.revisions;
+    const stateful = revisions.ofEra('stateful');
+    this.defaultRevision = stateful.length > 0 ? stateful[stateful.length - 1]! : revisions.revisions[revisions.revisions.length - 1]!;
     const protocolOptions: ProtocolOptions = {
       side,
-      revision: (stateful.length > 0 ? stateful : modules)[(stateful.length > 0 ? stateful : modules).length - 1]!,
+      // Bound now when its module is in memory (supplied by the caller, or loaded earlier in this
+      // process); otherwise the first message binds it.
+      revision: revisions.module(this.defaultRevision),
       validate: options.validate ?? true,
       validateOutgoing: options.validateOutgoing ?? true,
       ...(options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
@@ -86,16 +104,22 @@ export abstract class Endpoint {
     return this.negotiated !== undefined && this.protocol.revision?.methods[method] !== undefined;
   }
 
-  /** The revision modules this endpoint may speak. */
-  protected get revisionModules(): readonly RevisionModule[] {
-    return this.modules;
+  /** The module of a supported revision, which must be loaded (throws otherwise). */
+  protected moduleFor(revision: string): RevisionModule {
+    return this.revisions.loadedModule(revision);
   }
 
-  /** The module of a supported revision (throws for any other). */
-  protected moduleFor(revision: string): RevisionModule {
-    const module = this.modules.find((candidate) => candidate.revision === revision);
-    if (module === undefined) throw new RangeError(`Protocol revision ${revision} is not supported here (${this.supportedRevisions.join(', ')})`);
-    return module;
+  /** Binds the default revision to the engine if nothing is bound yet; undefined once it is in memory. */
+  protected bindDefault(): Promise<unknown> | undefined {
+    if (this.protocol.revision !== undefined) return undefined;
+    const module = this.revisions.module(this.defaultRevision);
+    if (module !== undefined) {
+      this.protocol.setRevision(module);
+      return undefined;
+    }
+    return this.revisions.load(this.defaultRevision).then((loaded) => {
+      if (this.protocol.revision === undefined) this.protocol.setRevision(loaded);
+    });
   }
 
   /**
@@ -111,6 +135,7 @@ export abstract class Endpoint {
    */
   customRequest<P, R>(definition: CustomRequestDefinition<P, R>): CustomRequest<P, R> {
     const { method, params, result, direction, paramsRequired } = definition;
+    this.assertNotInSchema(method);
     this.protocol.registerCustomRequest(method, { params, result, direction, paramsRequired: paramsRequired ?? false });
     return {
       method,
@@ -122,12 +147,20 @@ export abstract class Endpoint {
   /** Adds a notification method the schema does not have; see {@link customRequest}. */
   customNotification<P>(definition: CustomNotificationDefinition<P>): CustomNotification<P> {
     const { method, params, direction, paramsRequired } = definition;
+    this.assertNotInSchema(method);
     this.protocol.registerCustomNotification(method, { params, direction, paramsRequired: paramsRequired ?? false });
     return {
       method,
       send: (value, options) => this.sendNotification(method, value, options),
       handle: (handler) => this.registerNotificationHandler(method, handler as NotificationHandler<never>),
     };
+  }
+
+  /** A custom method must not take the name of a method of the default revision (which wins lookups). */
+  private assertNotInSchema(method: string): void {
+    if (this.protocol.revision === undefined && Object.hasOwn(this.revisions.facts(this.defaultRevision).methods, method)) {
+      throw new Error(`${method} is defined by revision ${this.defaultRevision}`);
+    }
   }
 
   /** Closes the connection; pending requests reject with SdkError('CONNECTION_CLOSED'). */
@@ -140,7 +173,7 @@ export abstract class Endpoint {
    * when the method is gated by a capability this endpoint did not declare.
    */
   protected registerRequestHandler(method: string, handler: RequestHandler<never, unknown>): void {
-    const gate = gateOf(method, this.revisionModules);
+    const gate = this.revisions.gateOf(method);
     if (gate?.holder === 'receiver' && !hasCapability(this.ownCapabilities, gate.path)) {
       throw new SdkError('CAPABILITY_MISSING', `Cannot handle ${method}: capability ${describePath(gate.path)} was not declared`);
     }

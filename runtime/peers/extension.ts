@@ -5,8 +5,22 @@
  * tool calls (to answer with a task handle, say, or refuse a client that lacks it).
  */
 import type { ExtensionModule, RevisionModule } from '../core/contract.js';
-import type { Endpoint } from './endpoint.js';
+import type { Protocol } from '../core/protocol.js';
 import type { Params, RequestContext } from '../core/request-context.js';
+
+/**
+ * What an extension sees of the Client or Server it is installed on: the engine (to register
+ * its methods and handlers) and the endpoint's extensions. Narrower than Endpoint, so this
+ * module does not depend on it; an extension that needs the role casts to Client or Server.
+ */
+export interface ExtensionEndpoint {
+  /** The endpoint's JSON-RPC engine. */
+  readonly protocol: Protocol;
+  /** The extensions the endpoint speaks. */
+  readonly extensions: readonly Extension[];
+  /** The negotiated protocol revision, once settled. */
+  readonly protocolVersion: string | undefined;
+}
 
 /** A tool as `tools/list` shows it, as far as an extension needs to know. */
 export interface ExtensionTool {
@@ -17,7 +31,7 @@ export interface ExtensionTool {
 /** The `tools/call` an extension takes part in: its params and the Server serving it. */
 export interface ExtensionToolCall {
   readonly params: Params;
-  readonly endpoint: Endpoint;
+  readonly endpoint: ExtensionEndpoint;
 }
 
 /**
@@ -47,7 +61,7 @@ export interface Extension {
    * Adds the extension's methods and handlers to a new endpoint. It runs while the endpoint is
    * being constructed: register methods and handlers here, send nothing.
    */
-  install?(endpoint: Endpoint): void;
+  install?(endpoint: ExtensionEndpoint): void;
   /**
    * Takes part in a `tools/call` that McpServer serves: call `run` to execute the tool (with
    * the given context or another one, now or later) or answer without it. Extensions are
@@ -60,14 +74,14 @@ export interface Extension {
    * and returns core capabilities to add to the `initialize` result (what the Server declares
    * wins), e.g. 2025-11-25's `tasks`.
    */
-  negotiated?(endpoint: Endpoint, revision: RevisionModule): { readonly [key: string]: unknown } | undefined;
+  negotiated?(endpoint: ExtensionEndpoint, revision: RevisionModule): { readonly [key: string]: unknown } | undefined;
 }
 
 /**
  * Tells `endpoint`'s extensions that its stateful session settled on `revision`, and returns
  * `capabilities` with the core capabilities they add (what `capabilities` has wins).
  */
-export function negotiateExtensions<C extends { readonly [key: string]: unknown }>(capabilities: C, endpoint: Endpoint, revision: RevisionModule): C {
+export function negotiateExtensions<C extends { readonly [key: string]: unknown }>(capabilities: C, endpoint: ExtensionEndpoint, revision: RevisionModule): C {
   let added: Record<string, unknown> = {};
   for (const extension of endpoint.extensions) added = { ...added, ...extension.negotiated?.(endpoint, revision) };
   return Object.keys(added).length === 0 ? capabilities : { ...added, ...capabilities };
@@ -95,7 +109,7 @@ export function callToolThrough(extensions: readonly Extension[], tool: Extensio
  * generated validators, and widens the core methods' results it augments. Handlers are added
  * separately (`endpoint.protocol.setRequestHandler`).
  */
-export function registerExtensionModule(endpoint: Endpoint, module: ExtensionModule): void {
+export function registerExtensionModule(endpoint: ExtensionEndpoint, module: ExtensionModule): void {
   for (const info of Object.values(module.methods)) {
     const spec = { params: info.params, direction: info.direction, paramsRequired: info.paramsRequired, extension: module.id };
     if (info.kind === 'request') endpoint.protocol.registerCustomRequest(info.method, { ...spec, result: info.result! });

@@ -1,11 +1,13 @@
-import { Stateful, Stateless } from '../../generated/latest.js';
+import type { Stateful, Stateless } from '../../generated/latest.js';
 import type { CapabilityObject } from '../core/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
 import { negotiateExtensions } from './extension.js';
+import { typedSenders } from './typed-senders.js';
+import { initializeVersion, revisionForRequest } from './server-revision.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import type { HeaderParameter } from '../era/mcp-headers.js';
-import type { JSONRPCRequest } from '../core/jsonrpc.js';
+import { isJsonObject, type JSONRPCRequest } from '../core/jsonrpc.js';
 import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
 import type { ServerSenders } from './server-types.js';
 import { INITIALIZE_REQUEST, LOG_NOTIFICATION } from '../core/special-methods.js';
@@ -104,8 +106,11 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private readonly instructions: string | undefined;
   private clientInfoValue: Stateful.Implementation | undefined;
   private initialized = false;
-  private readonly statefulModules: readonly RevisionModule[];
-  private readonly statelessModules: readonly RevisionModule[];
+  /** Supported revisions of each era, oldest first (facts only: nothing is loaded to know them). */
+  private readonly statefulVersions: readonly string[];
+  private readonly statelessVersions: readonly string[];
+  /** A restored session whose revision module is still loading; messages wait for it. */
+  private restoring: Promise<unknown> | undefined;
   private readonly codec: RequestStateCodec;
   private readonly subscriptions: Subscriptions;
   private readonly statelessHost: StatelessHost;
@@ -113,23 +118,24 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private eraValue: 'stateful' | 'stateless' | undefined;
 
   constructor(info: Stateful.Implementation, options: ServerOptions<T> = {}) {
-    super('server', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless']), options);
+    super('server', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless'], options.revisionLoader), options);
     this.info = info;
     this.instructions = options.instructions;
-    this.statefulModules = this.revisionModules.filter((module) => module.era === 'stateful');
-    this.statelessModules = this.revisionModules.filter((module) => module.era === 'stateless');
+    this.statefulVersions = this.revisions.ofEra('stateful');
+    this.statelessVersions = this.revisions.ofEra('stateless');
     this.codec = options.requestState instanceof RequestStateCodec
       ? options.requestState
       : options.requestState === undefined ? defaultRequestStateCodec() : new RequestStateCodec(options.requestState);
     this.statelessHost = { serverInfo: info, codec: this.codec };
     this.subscriptions = new Subscriptions(this.ownCapabilities, (method, params, relatedRequestId) =>
       this.protocol.notification(method, params, { relatedRequestId }));
+    this.protocol.prepareIncoming = (value) => this.prepare(value);
     this.protocol.admitRequest = (request) => this.admit(request);
     this.protocol.setRequestHandler(Method.Initialize, (params) => this.answerInitialize(params as unknown as Stateful.InitializeRequestParams));
-    if (this.statelessModules.length > 0) {
+    if (this.statelessVersions.length > 0) {
       const cache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'private' };
       this.registerStatelessHandler(Method.ServerDiscover, () => ({
-        supportedVersions: this.statelessModules.map((module) => module.revision).reverse(),
+        supportedVersions: [...this.statelessVersions].reverse(),
         capabilities: this.ownCapabilities,
         ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
         ttlMs: cache.ttlMs,
@@ -151,7 +157,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
     const notify = (method: string, params: unknown, sendOptions?: RequestOptions) =>
       this.sendNotification(method, params, sendOptions?.relatedRequestId !== undefined ? { relatedRequestId: sendOptions.relatedRequestId } : {});
-    Object.assign(this, Stateful.serverStubs(send), Stateless.serverNotifiers(notify), Stateful.serverNotifiers(notify));
+    Object.assign(this, typedSenders('server', send, notify));
   }
 
   /**
@@ -206,19 +212,36 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * server.isInitialized; // true
    * ```
    */
-  restoreSession(state: RestoredSessionState): void {
-    const module = this.moduleFor(state.protocolVersion);
-    if (module.era !== 'stateful' || this.eraValue === 'stateless') {
-      throw new SdkError('INVALID_ARGUMENT', `Only a stateful session can be restored (revision ${state.protocolVersion}, era ${this.eraValue ?? module.era})`);
+  restoreSession(state: RestoredSessionState): Promise<void> {
+    const era = this.revisions.facts(state.protocolVersion).era;
+    if (era !== 'stateful' || this.eraValue === 'stateless') {
+      throw new SdkError('INVALID_ARGUMENT', `Only a stateful session can be restored (revision ${state.protocolVersion}, era ${this.eraValue ?? era})`);
     }
-    if (this.protocol.revision !== module) this.protocol.setRevision(module);
-    if (this.negotiated === undefined) negotiateExtensions(this.ownCapabilities, this, module);
+    const firstTime = this.negotiated === undefined;
+    const bind = (module: RevisionModule): void => {
+      if (this.protocol.revision !== module) this.protocol.setRevision(module);
+      if (firstTime) negotiateExtensions(this.ownCapabilities, this, module);
+    };
+    const module = this.revisions.module(state.protocolVersion);
+    let bound: Promise<void>;
+    if (module !== undefined) {
+      bind(module);
+      bound = Promise.resolve();
+    } else {
+      // Messages of the restored session wait (prepareIncoming) until its module is bound.
+      const restoring: Promise<void> = this.revisions.load(state.protocolVersion).then(bind).finally(() => {
+        if (this.restoring === restoring) this.restoring = undefined;
+      });
+      this.restoring = restoring;
+      bound = restoring;
+    }
     this.negotiated = state.protocolVersion;
     this.eraValue = 'stateful';
     this.peerCapabilitiesValue = state.clientCapabilities as CapabilityObject;
     this.clientInfoValue = state.clientInfo;
     this.initialized = this.initialized || state.initialized;
     this.loggingLevel = state.loggingLevel;
+    return bound;
   }
 
   /** Ends open `subscriptions/listen` streams with their result, then closes the connection. */
@@ -272,8 +295,14 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * binds that revision); once a connection initialized, `_meta` is just metadata.
    */
   private admit(request: JSONRPCRequest): ProtocolError | undefined {
+    const needed = this.revisionFor(request);
+    const module = needed === undefined ? undefined : this.revisions.module(needed);
+    if (needed !== undefined && module === undefined) {
+      // prepareIncoming loaded it unless the load failed (reported through onerror).
+      return new ProtocolError(this.revisions.facts(needed).errorCodes.INTERNAL_ERROR ?? -32603, `The module of protocol revision ${needed} could not be loaded`);
+    }
     if (request.method === INITIALIZE_REQUEST) {
-      if (this.statefulModules.length === 0) {
+      if (this.statefulVersions.length === 0) {
         const requested = (request.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
         return this.unsupportedVersion(typeof requested === 'string' ? requested : undefined);
       }
@@ -281,23 +310,20 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       if (this.eraValue !== 'stateful') {
         this.eraValue = undefined;
         this.negotiated = undefined;
-        if (this.protocol.revision?.era !== 'stateful') this.protocol.setRevision(this.statefulModules[this.statefulModules.length - 1]!);
+        if (this.protocol.revision !== module) this.protocol.setRevision(module!);
       }
       return undefined;
     }
-    if (this.eraValue === 'stateful' || this.statelessModules.length === 0) return undefined;
+    if (this.eraValue === 'stateful' || this.statelessVersions.length === 0) return undefined;
     const version = declaredVersion(request.params);
     if (version === undefined) {
       // A method of the stateless era alone (a discovery probe) is checked against that era's
       // schema, which refuses it for its missing `_meta`; the era stays open. Anything else
       // meets the stateful rules ("before initialize").
-      if (this.eraValue === undefined && this.onlyStateless(request.method)) {
-        this.protocol.setRevision(this.statelessModules[this.statelessModules.length - 1]!);
-      }
+      if (this.eraValue === undefined && module !== undefined && module.era === 'stateless') this.protocol.setRevision(module);
       return undefined;
     }
-    const module = this.statelessModules.find((candidate) => candidate.revision === version);
-    if (module === undefined) return this.unsupportedVersion(version);
+    if (module === undefined || module.era !== 'stateless') return this.unsupportedVersion(version);
     if (this.protocol.revision !== module) this.protocol.setRevision(module);
     this.eraValue = 'stateless';
     this.negotiated = module.revision;
@@ -309,9 +335,26 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     return undefined;
   }
 
-  private onlyStateless(method: string): boolean {
-    return this.statelessModules.some((module) => module.methods[method] !== undefined)
-      && !this.statefulModules.some((module) => module.methods[method] !== undefined);
+  /**
+   * Loads what the next inbound value needs before it is dispatched: the revision `admit` will
+   * bind for a request, else the default one while nothing is bound. Undefined (go on at once)
+   * when that module is in memory, which is every message after a connection's first.
+   */
+  private prepare(value: unknown): Promise<unknown> | undefined {
+    if (this.restoring !== undefined) return this.restoring;
+    const request = isJsonObject(value) && typeof value.method === 'string' && value.id !== undefined ? (value as unknown as JSONRPCRequest) : undefined;
+    const needed = request === undefined ? undefined : this.revisionFor(request);
+    // `admit` binds the needed module; the default one is loaded only for what needs no other.
+    return needed !== undefined ? this.revisions.ensure(needed) : this.bindDefault();
+  }
+
+  /** The revision whose module `admit` binds for `request` (see {@link revisionForRequest}). */
+  private revisionFor(request: JSONRPCRequest): string | undefined {
+    return revisionForRequest(request, { era: this.eraValue, stateful: this.statefulVersions, stateless: this.statelessVersions, revisions: this.revisions });
+  }
+
+  private initializeVersion(params: unknown): string {
+    return initializeVersion(params, this.statefulVersions);
   }
 
   /**
@@ -319,8 +362,8 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * (newest first; the same list `server/discover` gives).
    */
   private unsupportedVersion(requested: string | undefined): ProtocolError {
-    const codes = (this.statelessModules[this.statelessModules.length - 1] ?? this.protocol.revision!).errorCodes;
-    const supported = this.statelessModules.map((module) => module.revision).reverse();
+    const codes = this.revisions.facts(this.statelessVersions[this.statelessVersions.length - 1] ?? this.defaultRevision).errorCodes;
+    const supported = [...this.statelessVersions].reverse();
     const text = requested === undefined
       ? `Unsupported protocol version: this server supports ${supported.join(', ')}`
       : `Unsupported protocol version ${JSON.stringify(requested)}: this server supports ${supported.join(', ')}`;
@@ -354,8 +397,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     if (this.negotiated !== undefined) {
       throw new ProtocolError(this.protocol.revision!.errorCodes.INVALID_REQUEST!, 'The session is already initialized');
     }
-    const supported = this.statefulModules.map((module) => module.revision);
-    const version = supported.includes(params.protocolVersion) ? params.protocolVersion : supported[supported.length - 1]!;
+    const version = this.initializeVersion(params);
     this.protocol.setRevision(this.moduleFor(version));
     this.negotiated = version;
     this.eraValue = 'stateful';

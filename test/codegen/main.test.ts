@@ -91,8 +91,8 @@ describe('generate() over the pinned revisions', () => {
   it('(a) is deterministic: two runs give the same paths, in the same order, with the same bytes', () => {
     expect([...second.keys()]).toEqual([...first.keys()]);
     expect([...first.keys()].filter((path) => first.get(path) !== second.get(path))).toEqual([]);
-    // Six revisions of six files, eight shared files (contract, validator support, index, all, latest, methods, change-notifications, senders), and the tasks extension's five.
-    expect(first.size).toBe(49);
+    // Six revisions of six files, nine shared files (contract, validator support, index, all, latest, methods, change-notifications, senders, facts), and the tasks extension's five.
+    expect(first.size).toBe(50);
   });
 
   it('(b) diffOutput finds nothing in the committed tree, then each kind of drift in a copy', () => {
@@ -219,15 +219,15 @@ describe('(e) the CLI check', () => {
     const outcome = await checkRun;
     expect(outcome.stderr).toBe('');
     expect(outcome.code).toBe(0);
-    expect(outcome.stdout).toMatch(/^codegen --check: generated\/ is current \(49 files, \d+ ms\)\n$/);
+    expect(outcome.stdout).toMatch(/^codegen --check: generated\/ is current \(50 files, \d+ ms\)\n$/);
   }, 120_000);
 
   it('on a fixture root: generate writes, --check passes, then fails on a hand edit', async () => {
     const [written, clean, dirty] = await fixtureCliRun;
     expect(written!.code, written!.stderr).toBe(0);
-    expect(written!.stdout).toMatch(/^codegen: wrote 14 files to generated\/ in \d+ ms\n$/);
+    expect(written!.stdout).toMatch(/^codegen: wrote 15 files to generated\/ in \d+ ms\n$/);
     expect(clean!.code, clean!.stderr).toBe(0);
-    expect(clean!.stdout).toMatch(/^codegen --check: generated\/ is current \(14 files, \d+ ms\)\n$/);
+    expect(clean!.stdout).toMatch(/^codegen --check: generated\/ is current \(15 files, \d+ ms\)\n$/);
     expect(dirty!.code).toBe(1);
     expect(dirty!.stderr).toContain(`codegen --check: differs from a fresh generation: generated/${fixturePin().revision}/types.ts\n`);
     expect(dirty!.stderr).toContain('Run `make generate` and commit the result.');

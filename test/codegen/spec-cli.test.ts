@@ -123,7 +123,7 @@ describe.concurrent('spec add', () => {
       expect(errors(added)).toEqual([]);
       expect(added.code).toBe(0);
       // The fixture has no InitializeRequest, so without --era the new revision counts as stateless.
-      expect(added.stdout).toBe(`codegen: pinned ${NEW} (stateless, released, sha256 ${sha256(nextSchema)}) from ${join(mirror, NEW, 'schema.json')}; wrote 20 files to generated/ and 3 to docs/changes/\n`);
+      expect(added.stdout).toBe(`codegen: pinned ${NEW} (stateless, released, sha256 ${sha256(nextSchema)}) from ${join(mirror, NEW, 'schema.json')}; wrote 21 files to generated/ and 3 to docs/changes/\n`);
 
       const pins = readPins(root.root);
       expect(pins.map((p) => p.revision)).toEqual([FIXTURE.revision, NEW]);
@@ -171,7 +171,7 @@ describe.concurrent('spec update', () => {
       const moved = await spec(root.root, ['update', 'draft', '--url', url, '--era', 'stateful'], mirror);
       expect(errors(moved)).toEqual([]);
       expect(moved.code).toBe(0);
-      expect(moved.stdout).toBe(`codegen: moved draft from sha256 ${FIXTURE.sha256} to ${sha256(nextSchema)}; wrote 20 files to generated/ and 3 to docs/changes/\n`);
+      expect(moved.stdout).toBe(`codegen: moved draft from sha256 ${FIXTURE.sha256} to ${sha256(nextSchema)}; wrote 21 files to generated/ and 3 to docs/changes/\n`);
       const pin = readPins(root.root).find((p) => p.revision === 'draft')!;
       expect(pin).toEqual({ revision: 'draft', url, sha256: sha256(nextSchema), era: 'stateful', status: 'draft' });
       const manifest = JSON.parse(readFileSync(join(root.root, 'generated', 'draft', 'MANIFEST.json'), 'utf8')) as { schemaSha256: string };

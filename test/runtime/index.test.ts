@@ -40,8 +40,6 @@ const ROOT_VALUES = [
   'ProtocolError',
   'SdkError',
   'Server',
-  'Stateful',
-  'Stateless',
   'StreamableHttpClientTransport',
   'UriTemplate',
   'applyElicitationDefaults',

@@ -1,7 +1,10 @@
 // mcpgen's Fetch handler inside workerd (Cloudflare's runtime, through miniflare), where code
 // generation from strings is forbidden: the worker is the browser/Workers bundle of a one-tool
 // server, and mcpgen's Client answers from Node over real HTTP for a 2025-11-25 session and a
-// 2026-07-28 request.
+// 2026-07-28 request. The worker's server is not pinned, so each revision's module loads at the
+// first request that negotiates it (the loaders' dynamic import, which the Workers bundle keeps
+// as deferred module initialisation): lazy loading at request time works under workerd. A Worker
+// that passes `revisions: [revisionModule]` loads nothing at run time.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Miniflare, NoOpLog } from 'miniflare';

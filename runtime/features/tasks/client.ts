@@ -8,7 +8,7 @@ import { extensionId, extensionModule, type CreateTaskResult, type GetTaskResult
 import type { Stateful } from '../../../generated/latest.js';
 import { hasCapability, type CapabilityObject } from '../../core/capabilities.js';
 import type { Client } from '../../peers/client.js';
-import type { Endpoint } from '../../peers/endpoint.js';
+import type { ExtensionEndpoint as Endpoint } from '../../peers/extension.js';
 import { ProtocolError, SdkError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
 import type { RequestOptions } from '../../core/request-context.js';

@@ -8,7 +8,7 @@ import { ErrorCode as CoreErrorCode, revisionModule as coreModule } from '../../
 import { extensionId, extensionModule, type CreateTaskResult, type GetTaskResult } from '../../../generated/extensions/tasks/index.js';
 import type { CapabilityObject } from '../../core/capabilities.js';
 import type { RevisionModule } from '../../core/contract.js';
-import type { Endpoint } from '../../peers/endpoint.js';
+import type { ExtensionEndpoint as Endpoint } from '../../peers/extension.js';
 import { messageOf, ProtocolError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
 import type { Meta, Params, RequestContext, RequestOptions } from '../../core/request-context.js';

@@ -10,7 +10,7 @@ import { isJsonObject, type JSONRPCRequest } from '../../core/jsonrpc.js';
 import type { Server } from '../../peers/server.js';
 import { CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META, requestMeta } from '../../era/meta.js';
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
-import { revisionModule, statelessRevisions } from '../../core/revisions.js';
+import { pinnedFacts, statelessRevisions } from '../../core/revisions.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { readPostedMessages } from './request-checks.js';
@@ -30,7 +30,7 @@ export interface StatelessLegOptions {
 /** Error codes of the stateless era, from the newest stateless revision's generated table. */
 function eraCodes(): Readonly<Record<string, number>> {
   const newest = statelessRevisions[statelessRevisions.length - 1];
-  return newest === undefined ? {} : revisionModule(newest).errorCodes;
+  return newest === undefined ? {} : pinnedFacts(newest).errorCodes;
 }
 
 /** The HTTP status a JSON-RPC error gets on this leg. */

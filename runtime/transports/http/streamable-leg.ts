@@ -4,7 +4,7 @@
  * resumption with Last-Event-ID) and DELETE (end the session), with or without sessions.
  */
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
-import { statefulRevisions, revisionModule } from '../../core/revisions.js';
+import { statefulRevisions, pinnedFacts } from '../../core/revisions.js';
 import type { Server } from '../../peers/server.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { discardReply, withHeaders } from './http-types.js';
@@ -245,7 +245,7 @@ export class StreamableHttpLeg {
       // Notifications and responses have nobody to go to without a session.
       return emptyReply(202);
     }
-    if (payload.batch && !revisionModule(version).batching) {
+    if (payload.batch && !pinnedFacts(version).batching) {
       return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, `Invalid Request: revision ${version} does not allow JSON-RPC batches`);
     }
     const server = await this.options.serverFactory();
@@ -366,7 +366,7 @@ export class StreamableHttpLeg {
     this.initializing++;
     try {
       const server = await this.options.serverFactory();
-      server.restoreSession(state);
+      await server.restoreSession(state);
       const session = await this.connectSession(id, server, state.streamPrefix);
       session.shared = state;
       this.options.registry.add(session);

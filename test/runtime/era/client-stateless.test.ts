@@ -1,8 +1,10 @@
 // The Client in the stateless era (2026-07-28) against a scripted server: era negotiation and
 // its cache, the per-request _meta, multi round-trip requests and the response cache.
 import { describe, expect, it } from 'vitest';
-import { Client, ProtocolError, SdkError, Stateless, type ClientOptions } from '../../../runtime/index.js';
+import { Client, ProtocolError, SdkError, type ClientOptions } from '../../../runtime/index.js';
 import { InMemoryEraCache } from '../../../runtime/advanced.js';
+// Values of the newest revisions (error codes) come from their modules; the root entry exports their types only.
+import { Stateless } from '../../../generated/latest.js';
 import { complete, DISCOVER, ScriptedServerTransport, type ScriptReply, type SeenRequest } from './client-fixtures.js';
 
 const info = { name: 'stateless-client-test', version: '1.0.0' };

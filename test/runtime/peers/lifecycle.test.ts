@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client, createLinkedPair, ProtocolError, SdkError, Server, statefulRevisions, type ClientOptions, type ServerOptions, type Stateful } from '../../../runtime/index.js';
 import { Protocol } from '../../../runtime/advanced.js';
-import { revisionModule } from '../../../runtime/core/revisions.js';
+import { revisionModules } from '../../../generated/all.js';
 
 const info = { name: 'lifecycle', version: '1.0.0' };
 
@@ -16,7 +16,7 @@ async function pair(serverOptions: ServerOptions = {}, clientOptions: ClientOpti
 
 /** A bare client-side engine, for sending what a well-behaved Client would not. */
 async function rawClient(server: Server): Promise<Protocol> {
-  const protocol = new Protocol({ side: 'client', revision: revisionModule(statefulRevisions[statefulRevisions.length - 1]!) });
+  const protocol = new Protocol({ side: 'client', revision: revisionModules[statefulRevisions[statefulRevisions.length - 1]!]! });
   const [a, b] = createLinkedPair();
   await server.connect(b);
   await protocol.connect(a);

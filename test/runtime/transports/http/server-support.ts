@@ -1,6 +1,8 @@
 // Shared helpers of the HTTP server tests: a server with HTTP-specific tools, a reader for raw
 // SSE bodies, and request builders for the Fetch core.
-import { createMcpHttpHandler, httpExtra, ProtocolError, Server, Stateful, type McpHttpHandler, type McpHttpHandlerOptions } from '../../../../runtime/index.js';
+import { createMcpHttpHandler, httpExtra, ProtocolError, Server, type McpHttpHandler, type McpHttpHandlerOptions } from '../../../../runtime/index.js';
+// Values of the newest revisions (error codes) come from their modules; the root entry exports their types only.
+import { Stateful } from '../../../../generated/latest.js';
 
 /** Parsed SSE event (or comment) as the tests see it. */
 export interface TestEvent {

@@ -1,0 +1,143 @@
+import type { CapabilityGate, Era, MethodDirection, RevisionModule } from './contract.js';
+
+/** What the runtime knows about a method before its revision's module is loaded. */
+export interface MethodFacts {
+  readonly kind: 'request' | 'notification';
+  readonly direction: MethodDirection;
+  readonly embedded: boolean;
+  readonly capability: CapabilityGate | null;
+}
+
+/** A revision's facts that need no validator (generated/facts.ts, or read off a loaded module). */
+export interface RevisionFactsView {
+  readonly revision: string;
+  readonly era: Era;
+  readonly batching: boolean;
+  readonly errorCodes: Readonly<Record<string, number>>;
+  readonly methods: Readonly<Record<string, MethodFacts>>;
+}
+
+/**
+ * Loads revision modules by revision string. `loaded` answers synchronously for a module
+ * already in memory, which keeps the per-message path free of awaits once a revision is loaded.
+ */
+export interface RevisionLoader {
+  load(revision: string): Promise<RevisionModule>;
+  loaded?(revision: string): RevisionModule | undefined;
+}
+
+/** One revision of a {@link RevisionSet}: its facts, and its module when the caller supplied it. */
+export interface RevisionEntry {
+  readonly facts: RevisionFactsView;
+  readonly module?: RevisionModule | undefined;
+}
+
+/** The facts of a module the caller supplied (the module is loaded already, so they are read off it). */
+export function factsOfModule(module: RevisionModule): RevisionFactsView {
+  return { revision: module.revision, era: module.era, batching: module.batching, errorCodes: module.errorCodes, methods: module.methods };
+}
+
+/**
+ * The revisions one endpoint speaks, oldest first: known by their facts from the start, their
+ * modules loaded on first use (and then answered synchronously). Built from caller-supplied
+ * modules it has no loader at all, so nothing can be imported at run time.
+ */
+export class RevisionSet {
+  /** The revisions, oldest first. */
+  readonly revisions: readonly string[];
+  private readonly entries: ReadonlyMap<string, RevisionFactsView>;
+  private readonly modules = new Map<string, RevisionModule>();
+  private readonly loads = new Map<string, Promise<RevisionModule>>();
+  private readonly loader: RevisionLoader | undefined;
+
+  constructor(entries: readonly RevisionEntry[], loader: RevisionLoader | undefined) {
+    this.revisions = entries.map((entry) => entry.facts.revision);
+    this.entries = new Map(entries.map((entry) => [entry.facts.revision, entry.facts]));
+    for (const entry of entries) if (entry.module !== undefined) this.modules.set(entry.facts.revision, entry.module);
+    this.loader = loader;
+  }
+
+  /** True when `revision` is one of this set's. */
+  has(revision: string): boolean {
+    return this.entries.has(revision);
+  }
+
+  /** The facts of a revision of this set; RangeError for any other. */
+  facts(revision: string): RevisionFactsView {
+    const facts = this.entries.get(revision);
+    if (facts === undefined) throw new RangeError(`Protocol revision ${revision} is not supported here (${this.revisions.join(', ')})`);
+    return facts;
+  }
+
+  /** The revisions of `era`, oldest first. */
+  ofEra(era: Era): string[] {
+    return this.revisions.filter((revision) => this.entries.get(revision)!.era === era);
+  }
+
+  /** The module of `revision` if it is in memory, else undefined (never loads). */
+  module(revision: string): RevisionModule | undefined {
+    let module = this.modules.get(revision);
+    if (module === undefined && this.entries.has(revision)) {
+      module = this.loader?.loaded?.(revision);
+      if (module !== undefined) this.modules.set(revision, module);
+    }
+    return module;
+  }
+
+  /** The module of `revision`, which must be in memory (see {@link ensure}). */
+  loadedModule(revision: string): RevisionModule {
+    const module = this.module(revision);
+    if (module === undefined) throw new RangeError(`Protocol revision ${revision} is not loaded (${this.entries.has(revision) ? 'load it first' : 'not supported here'})`);
+    return module;
+  }
+
+  /**
+   * Undefined when `revision`'s module is in memory (the synchronous fast path), else the
+   * Promise of its load. Rejects for a revision of no loader (caller-supplied modules only).
+   */
+  ensure(revision: string): Promise<RevisionModule> | undefined {
+    if (this.module(revision) !== undefined) return undefined;
+    return this.load(revision);
+  }
+
+  /** Loads `revision`'s module (at most once per set) and resolves with it. */
+  load(revision: string): Promise<RevisionModule> {
+    const module = this.module(revision);
+    if (module !== undefined) return Promise.resolve(module);
+    this.facts(revision);
+    let pending = this.loads.get(revision);
+    if (pending === undefined) {
+      if (this.loader === undefined) return Promise.reject(new RangeError(`Protocol revision ${revision} has no module here`));
+      pending = this.loader.load(revision).then(
+        (loaded) => {
+          this.modules.set(revision, loaded);
+          this.loads.delete(revision);
+          return loaded;
+        },
+        (error: unknown) => {
+          this.loads.delete(revision);
+          throw error;
+        },
+      );
+      this.loads.set(revision, pending);
+    }
+    return pending;
+  }
+
+  /** The gate of `method` in the first revision of this set that gates it (null when none does). */
+  gateOf(method: string): CapabilityGate | null {
+    for (const facts of this.entries.values()) {
+      const gate = facts.methods[method]?.capability;
+      if (gate) return gate;
+    }
+    return null;
+  }
+
+  /** True when some revision of `era` (or of any era) defines `method`. */
+  defines(method: string, era?: Era): boolean {
+    for (const facts of this.entries.values()) {
+      if ((era === undefined || facts.era === era) && Object.hasOwn(facts.methods, method)) return true;
+    }
+    return false;
+  }
+}

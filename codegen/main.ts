@@ -7,6 +7,7 @@ import { buildExtension, emitExtensionFiles, extensionSourceKey, readExtensionPi
 import { buildTable, type RevisionTable } from './method-table.js';
 import { buildModel, CodegenError, type RevisionModel } from './model.js';
 import { applyPatches, loadPatches, type Patch } from './patches.js';
+import { emitErrorCodesFile, emitProtocolFile, STATEFUL_FACTS, STATELESS_FACTS } from './protocol-facts.js';
 import { changelogDocs, DOCS_DIR, unmarkedDocs } from './spec-docs.js';
 import { loadSchema, readPins, repoRoot, sha256, SpecSourceError, type RevisionPin } from './spec-source.js';
 import { replaceTree } from './spec-write-tree.js';
@@ -32,6 +33,11 @@ export interface GenerateOptions {
   readonly extensions?: readonly ExtensionPin[];
   /** Patch lists to use instead of `spec/patches/<revision>.json` (a revision being added has no file yet). */
   readonly patches?: ReadonlyMap<string, readonly Patch[]>;
+  /**
+   * Whether to emit generated/protocol/ (the stable names runtime/ relies on); defaults to
+   * whether the root has a runtime/ folder, so the codegen fixtures' roots need no MCP methods.
+   */
+  readonly protocolTypes?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -285,6 +291,15 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
     latestLines.push(`/** The newest released ${era} revision. */`, `export const latest${alias}Revision = '${pin.revision}';`);
   }
   put('latest.ts', latest.revision, latest.sha256, `${latestLines.join('\n')}\n`);
+  if (options.protocolTypes ?? existsSync(join(root, 'runtime'))) {
+    for (const [era, facts] of [['stateful', STATEFUL_FACTS], ['stateless', STATELESS_FACTS]] as const) {
+      const pin = latestOf(era);
+      if (pin === undefined) throw new CodegenError(`spec/revisions.json pins no released ${era} revision, whose types the runtime relies on`);
+      const model = models.find((m) => m.pin.revision === pin.revision)!;
+      put(`protocol/${era}.ts`, pin.revision, pin.sha256, emitProtocolFile(model, tables.get(pin.revision)!, facts, era === 'stateful'));
+    }
+    put('protocol/error-codes.ts', allLabel, allHash, emitErrorCodesFile([...tables]));
+  }
   return { files, tables, models };
 }
 

@@ -1,4 +1,5 @@
-import { Stateful, Stateless } from '../../generated/latest.js';
+import * as Stateful from '../../generated/protocol/stateful.js';
+import type * as Stateless from '../../generated/protocol/stateless.js';
 import { gateOf, hasCapability, describePath, type CapabilityObject } from '../core/capabilities.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
 import { ProtocolError, SdkError } from '../core/errors.js';

@@ -1,4 +1,4 @@
-import { Stateful } from '../../generated/latest.js';
+import * as Stateful from '../../generated/protocol/stateful.js';
 import type { CapabilityObject } from '../core/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';

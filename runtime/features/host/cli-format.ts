@@ -1,5 +1,5 @@
 /** Human-readable output of the `mcpgen` CLI: aligned tables and tool or prompt content. */
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { ServerStatus } from './server-connection.js';
 
 /** Longest cell text in tables; descriptions are cut to their first line and this length. */

@@ -3,7 +3,8 @@
  * user has completed one or more flows in a browser (an OAuth consent, a payment). The host
  * shows the URLs, and once the user says they are done, the request is sent again.
  */
-import { Stateful } from '../../../generated/latest.js';
+import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { ProtocolError, SdkError } from '../../core/errors.js';
 
 /** Retries after the user completed the URLs, before the refusal is passed on. */
@@ -34,7 +35,7 @@ export type UrlElicitationHandler = (prompt: UrlElicitationPrompt) => boolean | 
 
 /** The URL elicitations of a -32042 refusal, or undefined for any other error. */
 export function urlElicitationsOf(error: unknown): UrlElicitation[] | undefined {
-  if (!(error instanceof ProtocolError) || error.code !== Stateful.ErrorCode.URL_ELICITATION_REQUIRED) return undefined;
+  if (!(error instanceof ProtocolError) || error.code !== ErrorCodes.URL_ELICITATION_REQUIRED) return undefined;
   const data = error.data as { elicitations?: unknown } | undefined;
   const list = Array.isArray(data?.elicitations) ? data.elicitations : [];
   return list.filter((item): item is UrlElicitation => typeof item === 'object' && item !== null && typeof (item as { url?: unknown }).url === 'string');

@@ -1,5 +1,6 @@
 import { ProtocolError } from '../../core/errors.js';
-import { Stateful } from '../../../generated/latest.js';
+import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 
 /** One page of a list and, when more follow, the cursor of the next page. */
 export interface Page<T> {
@@ -61,5 +62,5 @@ function decodeCursor(cursor: string): CursorState {
 }
 
 function invalidCursor(reason: string): ProtocolError {
-  return new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `Invalid cursor: ${reason}`);
+  return new ProtocolError(ErrorCodes.INVALID_PARAMS, `Invalid cursor: ${reason}`);
 }

@@ -5,7 +5,7 @@
  */
 import { validateCreateTaskResult as validateCoreCreateTaskResult, type Task as CoreTask } from '../../../generated/2025-11-25/index.js';
 import { extensionId, extensionModule, type CreateTaskResult, type GetTaskResult } from '../../../generated/extensions/tasks/index.js';
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { hasCapability, type CapabilityObject } from '../../core/capabilities.js';
 import type { Client } from '../../peers/client.js';
 import type { Endpoint } from '../../peers/endpoint.js';

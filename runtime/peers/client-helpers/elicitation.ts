@@ -1,4 +1,4 @@
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { ClientRequestHandler } from '../client.js';
 import { isPlainObject } from '../../core/json-schema/json-values.js';
 

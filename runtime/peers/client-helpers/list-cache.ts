@@ -1,4 +1,4 @@
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { Client, ListAllOptions } from '../client.js';
 import { asError } from '../../core/errors.js';
 import type { JsonSchemaValidator } from '../../core/json-schema/types.js';

@@ -1,5 +1,5 @@
 /**
- * Maintainer commands for living with spec revisions (`tsx codegen/main.ts spec …`):
+ * Maintainer commands for living with spec revisions (`tsx codegen/cli.ts spec …`):
  *
  *   spec add <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--status released|draft]
  *   spec update <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--force --reason <text>]
@@ -30,9 +30,9 @@ export interface SpecIo {
   readonly mirror?: string;
 }
 
-const USAGE = `usage: tsx codegen/main.ts spec add <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--status released|draft]
-       tsx codegen/main.ts spec update <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--force --reason <text>]
-       tsx codegen/main.ts spec diff <from> <to> [--json]`;
+const USAGE = `usage: tsx codegen/cli.ts spec add <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--status released|draft]
+       tsx codegen/cli.ts spec update <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--force --reason <text>]
+       tsx codegen/cli.ts spec diff <from> <to> [--json]`;
 
 /** Runs one `spec` command; returns the exit code (0 done, 1 refused or failed, 2 usage error). */
 export async function runSpecCommand(argv: readonly string[], io: SpecIo): Promise<number> {
@@ -68,7 +68,7 @@ function parse<T extends OptionSpec>(command: string, args: readonly string[], o
     throw new SpecCommandError(`spec ${command}: ${(error as Error).message.split('\n')[0]}`, 2);
   }
   if (parsed.positionals.length !== positionals) {
-    throw new SpecCommandError(`spec ${command} takes ${positionals === 1 ? 'one revision' : `${positionals} revisions`}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.join(' ')}; see \`tsx codegen/main.ts spec\``, 2);
+    throw new SpecCommandError(`spec ${command} takes ${positionals === 1 ? 'one revision' : `${positionals} revisions`}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.join(' ')}; see \`tsx codegen/cli.ts spec\``, 2);
   }
   return parsed;
 }

@@ -1,6 +1,5 @@
 import { ProtocolError } from '../../core/errors.js';
 import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
-import type * as Stateful from '../../../generated/protocol/stateful.js';
 
 /** One page of a list and, when more follow, the cursor of the next page. */
 export interface Page<T> {

@@ -6,7 +6,7 @@
 import { coreRevision, extensionId, extensionModule, type CreateTaskResult, type GetTaskResult } from '../../../generated/extensions/tasks/index.js';
 import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
 import type { CapabilityObject } from '../../core/capabilities.js';
-import type { RevisionModule, Validator } from '../../core/contract.js';
+import type { RevisionModule } from '../../core/contract.js';
 import type { Endpoint } from '../../peers/endpoint.js';
 import { ProtocolError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
@@ -19,6 +19,7 @@ import { checkValue, describeIssues } from '../../core/validation.js';
 import { registerExtensionModule, type Extension, type ExtensionTool, type ExtensionToolCall } from '../../peers/extension.js';
 import { codesOf, CoreTasks, speaksCoreTasks } from './core-tasks.js';
 import { InMemoryTaskStore } from './memory-store.js';
+import { sessionDefinition } from './session-definition.js';
 import { TaskRunner, type TaskRunOptions, type TaskWork } from './task-runner.js';
 import type { StoredTask, TaskStore } from './task-store.js';
 import { detailed } from './task-views.js';
@@ -280,23 +281,4 @@ function defaultRequester(context: RequestContext): string | null {
   }
   if (typeof extra?.sessionId === 'string') return `session:${extra.sessionId}`;
   return null;
-}
-
-/**
- * Checks a value with the named definition of the endpoint's revision at the time of the
- * check (2025-11-25's CreateTaskResult for a `{ task }` tools/call result), so no revision
- * module loads before a session speaks it.
- */
-function sessionDefinition(endpoint: Endpoint, name: string): Validator {
-  const check = ((value: unknown) => {
-    const validate = endpoint.protocol.revision?.definitions[name];
-    if (validate === undefined) {
-      check.errors = [{ instancePath: '', message: `the session's revision has no ${name}`, keyword: 'definition', params: { definition: name } }];
-      return false;
-    }
-    const valid = validate(value);
-    check.errors = validate.errors ?? null;
-    return valid;
-  }) as Validator;
-  return check;
 }

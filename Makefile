@@ -28,10 +28,10 @@ system-deps:
 	bash scripts/system-deps.sh
 
 generate: install
-	$(TSX) codegen/main.ts generate
+	$(TSX) codegen/cli.ts generate
 
 check: install
-	$(TSX) codegen/main.ts generate --check
+	$(TSX) codegen/cli.ts generate --check
 	$(TSX) scripts/sync-docs.ts --check
 
 build: install
@@ -114,12 +114,12 @@ export FROM TO REVISION URL SHA256 ERA STATUS REASON
 
 spec-diff: install
 	@[ -n "$$FROM" ] && [ -n "$$TO" ] || { echo 'usage: make spec-diff FROM=<revision> TO=<revision> [JSON=1]' >&2; exit 2; }
-	$(TSX) codegen/main.ts spec diff "$$FROM" "$$TO" $(if $(JSON),--json)
+	$(TSX) codegen/cli.ts spec diff "$$FROM" "$$TO" $(if $(JSON),--json)
 
 spec-add: install
 	@[ -n "$$REVISION" ] && [ -n "$$URL" ] || { echo 'usage: make spec-add REVISION=<YYYY-MM-DD|draft> URL=<url> [SHA256=<hash>] [ERA=stateful|stateless] [STATUS=released|draft]' >&2; exit 2; }
-	$(TSX) codegen/main.ts spec add "$$REVISION" --url "$$URL" $${SHA256:+--sha256 "$$SHA256"} $${ERA:+--era "$$ERA"} $${STATUS:+--status "$$STATUS"}
+	$(TSX) codegen/cli.ts spec add "$$REVISION" --url "$$URL" $${SHA256:+--sha256 "$$SHA256"} $${ERA:+--era "$$ERA"} $${STATUS:+--status "$$STATUS"}
 
 spec-update: install
 	@[ -n "$$REVISION" ] && [ -n "$$URL" ] || { echo 'usage: make spec-update REVISION=<revision> URL=<url> [SHA256=<hash>] [ERA=stateful|stateless] [FORCE=1 REASON="…"]' >&2; exit 2; }
-	$(TSX) codegen/main.ts spec update "$$REVISION" --url "$$URL" $${SHA256:+--sha256 "$$SHA256"} $${ERA:+--era "$$ERA"} $(if $(FORCE),--force) $${REASON:+--reason "$$REASON"}
+	$(TSX) codegen/cli.ts spec update "$$REVISION" --url "$$URL" $${SHA256:+--sha256 "$$SHA256"} $${ERA:+--era "$$ERA"} $(if $(FORCE),--force) $${REASON:+--reason "$$REASON"}

@@ -1,3 +1,7 @@
+/**
+ * The codegen pipeline: pins → schemas → patches → model → generated files, in memory, and the
+ * writers that put a generation in place. The command line is codegen/cli.ts.
+ */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { emitChangeNotificationsFile, emitMethodNamesFile } from './emit-facts.js';
@@ -10,8 +14,9 @@ import { buildExtension, emitExtensionFiles, extensionSourceKey, readExtensionPi
 import { buildTable, type RevisionTable } from './method-table.js';
 import { buildModel, CodegenError, type RevisionModel } from './model.js';
 import { applyPatches, loadPatches, type Patch } from './patches.js';
-import { changelogDocs, DOCS_DIR, unmarkedDocs } from './spec-docs.js';
-import { loadSchema, readPins, repoRoot, sha256, SpecSourceError, type RevisionPin } from './spec-source.js';
+import { emitErrorCodesFile, emitProtocolFile, STATEFUL_FACTS, STATELESS_FACTS } from './protocol-facts.js';
+import { changelogDocs, DOCS_DIR } from './spec-docs.js';
+import { loadSchema, readPins, repoRoot, sha256, type RevisionPin } from './spec-source.js';
 import { replaceTree } from './spec-write-tree.js';
 
 /** Matches the first line every generated source file carries. */
@@ -35,6 +40,11 @@ export interface GenerateOptions {
   readonly extensions?: readonly ExtensionPin[];
   /** Patch lists to use instead of `spec/patches/<revision>.json` (a revision being added has no file yet). */
   readonly patches?: ReadonlyMap<string, readonly Patch[]>;
+  /**
+   * Whether to emit generated/protocol/ (the stable names runtime/ relies on); defaults to
+   * whether the root has a runtime/ folder, so the codegen fixtures' roots need no MCP methods.
+   */
+  readonly protocolTypes?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -297,6 +307,15 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
   }
   put('latest.ts', latest.revision, latest.sha256, `${latestLines.join('\n')}\n`);
   put('facts.ts', allLabel, allHash, emitFactsFile(models.map((model) => ({ model, table: tables.get(model.pin.revision)! }))));
+  if (options.protocolTypes ?? existsSync(join(root, 'runtime'))) {
+    for (const [era, facts] of [['stateful', STATEFUL_FACTS], ['stateless', STATELESS_FACTS]] as const) {
+      const pin = latestOf(era);
+      if (pin === undefined) throw new CodegenError(`spec/revisions.json pins no released ${era} revision, whose types the runtime relies on`);
+      const model = models.find((m) => m.pin.revision === pin.revision)!;
+      put(`protocol/${era}.ts`, pin.revision, pin.sha256, emitProtocolFile(model, tables.get(pin.revision)!, facts, era === 'stateful'));
+    }
+    put('protocol/error-codes.ts', allLabel, allHash, emitErrorCodesFile([...tables]));
+  }
   return { files, tables, models };
 }
 
@@ -383,69 +402,7 @@ export function writeOutput(root: string, output: GenerationOutput, pins: readon
   return selected.size;
 }
 
-function selectRevision(files: GeneratedFiles, only: string): GeneratedFiles {
+/** One revision's files plus the shared ones, out of a whole generation. */
+export function selectRevision(files: GeneratedFiles, only: string): GeneratedFiles {
   return new Map([...files].filter(([path]) => path.startsWith(`${only}/`) || !/^\d{4}-|^draft\//.test(path)));
-}
-
-const USAGE = [
-  'usage: tsx codegen/main.ts generate [--revision R] [--check]',
-  '       tsx codegen/main.ts spec add <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--status released|draft]',
-  '       tsx codegen/main.ts spec update <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--force --reason <text>]',
-  '       tsx codegen/main.ts spec diff <from> <to> [--json]',
-].join('\n');
-
-async function runGenerate(rest: readonly string[]): Promise<number> {
-  const check = rest.includes('--check');
-  const revIndex = rest.indexOf('--revision');
-  const only = revIndex >= 0 ? rest[revIndex + 1] : undefined;
-  const pins = readPins();
-  if (only !== undefined && !pins.some((p) => p.revision === only)) {
-    process.stderr.write(`codegen: revision ${only} is not pinned in spec/revisions.json\n`);
-    return 2;
-  }
-  const outDir = join(repoRoot, 'generated');
-  const started = Date.now();
-  const output = await generateAll({ log: (line) => process.stderr.write(`${line}\n`) });
-  const { files } = output;
-  if (check) {
-    const problems = [
-      ...(only === undefined ? diffOutput(files, outDir) : diffOutput(selectRevision(files, only), outDir).filter((p) => !p.startsWith('not produced'))),
-      ...diffOutput(output.docs, join(repoRoot, DOCS_DIR), DOCS_DIR),
-      ...unmarkedDocs(join(repoRoot, DOCS_DIR)),
-      ...syncPackageExports(repoRoot, pins, true),
-    ];
-    if (problems.length > 0) {
-      process.stderr.write(`${problems.map((p) => `codegen --check: ${p}`).join('\n')}\nRun \`make generate\` and commit the result.\n`);
-      return 1;
-    }
-    process.stdout.write(`codegen --check: generated/ is current (${files.size} files, ${Date.now() - started} ms)\n`);
-    return 0;
-  }
-  const written = writeOutput(repoRoot, output, pins, only);
-  process.stdout.write(`codegen: wrote ${written} files to generated/ in ${Date.now() - started} ms\n`);
-  return 0;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === 'generate') return runGenerate(rest);
-  if (command === 'spec') {
-    // Loaded on demand: the spec commands build on this module.
-    const { runSpecCommand } = await import('./spec-cli.js');
-    return runSpecCommand(rest, { root: repoRoot, out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
-  }
-  process.stderr.write(`${USAGE}\n`);
-  return 2;
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      // Deliberate failures are one line; anything else (a bug) shows its stack.
-      const known = error instanceof CodegenError || error instanceof SpecSourceError || (error instanceof Error && error.constructor === Error && !error.message.includes('\n'));
-      process.stderr.write(`codegen: ${known ? (error as Error).message : (error as Error).stack}\n`);
-      process.exit(1);
-    },
-  );
 }

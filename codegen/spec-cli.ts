@@ -1,13 +1,13 @@
 /**
- * Maintainer commands for living with spec revisions (`tsx codegen/main.ts spec …`):
+ * Maintainer commands for living with spec revisions (`tsx codegen/cli.ts spec …`):
  *
  *   spec add <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--status released|draft]
  *   spec update <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--force --reason <text>]
  *   spec diff <from> <to> [--json]
  *
- * `add` and `update` regenerate everything in memory first; generated/ and docs/changes/ are
- * then swapped in, and spec/ (patch list, revisions.json) is written last, so a failure at any
- * step leaves the repository as it was.
+ * `add` and `update` regenerate everything in memory first and type-check runtime/ against that
+ * tree (spec-typecheck.ts); generated/ and docs/changes/ are then swapped in, and spec/ (patch
+ * list, revisions.json) is written last, so a failure at any step leaves the repository as it was.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { diffRevisions } from './spec-diff.js';
 import { renderDiffMarkdown } from './spec-diff-markdown.js';
 import { DOCS_DIR } from './spec-docs.js';
 import { checkRevisionName, inferEra, insertPin, movePin, writePins } from './spec-pins.js';
+import { formatDiagnostics, hasRuntime, typeCheckRuntime } from './spec-typecheck.js';
 import { downloadSchema, parseSchema, readPins, sha256, SpecSourceError, storeInCache, type RevisionPin } from './spec-source.js';
 
 export interface SpecIo {
@@ -30,9 +31,9 @@ export interface SpecIo {
   readonly mirror?: string;
 }
 
-const USAGE = `usage: tsx codegen/main.ts spec add <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--status released|draft]
-       tsx codegen/main.ts spec update <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--force --reason <text>]
-       tsx codegen/main.ts spec diff <from> <to> [--json]`;
+const USAGE = `usage: tsx codegen/cli.ts spec add <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--status released|draft]
+       tsx codegen/cli.ts spec update <revision> --url <url> [--sha256 <hash>] [--era stateful|stateless] [--force --reason <text>]
+       tsx codegen/cli.ts spec diff <from> <to> [--json]`;
 
 /** Runs one `spec` command; returns the exit code (0 done, 1 refused or failed, 2 usage error). */
 export async function runSpecCommand(argv: readonly string[], io: SpecIo): Promise<number> {
@@ -68,7 +69,7 @@ function parse<T extends OptionSpec>(command: string, args: readonly string[], o
     throw new SpecCommandError(`spec ${command}: ${(error as Error).message.split('\n')[0]}`, 2);
   }
   if (parsed.positionals.length !== positionals) {
-    throw new SpecCommandError(`spec ${command} takes ${positionals === 1 ? 'one revision' : `${positionals} revisions`}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.join(' ')}; see \`tsx codegen/main.ts spec\``, 2);
+    throw new SpecCommandError(`spec ${command} takes ${positionals === 1 ? 'one revision' : `${positionals} revisions`}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.join(' ')}; see \`tsx codegen/cli.ts spec\``, 2);
   }
   return parsed;
 }
@@ -119,10 +120,23 @@ function checkBytes(pin: Omit<RevisionPin, 'sha256' | 'era'>, fetched: { bytes: 
   return { hash, document: loaded.document };
 }
 
-/** Generates every pin into memory, then swaps generated/ and docs/changes/ in; returns the file counts. */
-async function regenerate(io: SpecIo, pins: readonly RevisionPin[], newRevision?: string): Promise<{ files: number; docs: number }> {
+/**
+ * Generates every pin into memory, type-checks runtime/ against that tree, then swaps generated/
+ * and docs/changes/ in; returns the file counts. A tree the runtime does not compile against is
+ * refused with the compiler's diagnostics before anything is written.
+ */
+async function regenerate(io: SpecIo, pins: readonly RevisionPin[], revision: string, newRevision?: string): Promise<{ files: number; docs: number }> {
   const patches = newRevision !== undefined && !existsSync(patchFile(io.root, newRevision)) ? new Map([[newRevision, []]]) : undefined;
   const output = await generateAll({ root: io.root, mirror: io.mirror, pins, ...(patches === undefined ? {} : { patches }), log: (line) => io.err(`${line}\n`) });
+  if (hasRuntime(io.root)) {
+    const diagnostics = typeCheckRuntime(io.root, output.files);
+    if (diagnostics.length > 0) {
+      throw new SpecCommandError(
+        `revision ${revision}: runtime/ does not compile against the new generated/ (${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'}); nothing was written. ` +
+          `Map a renamed path in codegen/protocol-facts.ts, patch the schema in spec/patches/${revision}.json, or adapt runtime/ first:\n${formatDiagnostics(diagnostics)}`,
+      );
+    }
+  }
   writeOutput(io.root, output, pins);
   return { files: output.files.size, docs: output.docs.size };
 }
@@ -156,7 +170,7 @@ async function addRevision(args: readonly string[], io: SpecIo): Promise<void> {
   const next = insertPin(pins, pin);
   let counts: { files: number; docs: number };
   try {
-    counts = await regenerate({ ...io, mirror }, next, revision);
+    counts = await regenerate({ ...io, mirror }, next, revision, revision);
   } catch (error) {
     const unpatched = !existsSync(patchFile(io.root, revision)) && (error instanceof CodegenError || (error instanceof Error && error.constructor === Error));
     if (!unpatched || !(error as Error).message.startsWith(`revision ${revision}:`)) throw error;
@@ -199,7 +213,7 @@ async function updateRevision(args: readonly string[], io: SpecIo): Promise<void
   storeInCache(join(io.root, '.cache', 'spec'), revision, fetched.bytes);
   const moved = movePin(pin, { url, sha256: hash, era: nextEra }, reason === '' ? undefined : reason, new Date().toISOString().slice(0, 10));
   const next = pins.map((p) => (p.revision === revision ? moved : p));
-  const counts = await regenerate({ ...io, mirror }, next);
+  const counts = await regenerate({ ...io, mirror }, next, revision);
   writePins(io.root, next);
   const eraNote = nextEra === pin.era ? '' : `, era ${pin.era} → ${nextEra}`;
   io.out(`codegen: moved ${revision} from sha256 ${pin.sha256} to ${hash}${eraNote}; wrote ${counts.files} files to generated/ and ${counts.docs} to ${DOCS_DIR}/\n`);

@@ -86,7 +86,7 @@ export function renderDiffMarkdown(diff: ProtocolDiff): string {
   const out: string[] = [`# MCP protocol changes: ${from.revision} → ${to.revision}`, ''];
   const input = (ref: ProtocolDiff['from']) => `${code(ref.revision)} (schema sha256 ${code(ref.sha256.slice(0, 12))}, patches: ${ref.patches.length === 0 ? 'none' : ref.patches.map(code).join(', ')})`;
   out.push(
-    `Computed by ${code(`tsx codegen/main.ts spec diff ${from.revision} ${to.revision}`)} from the normalized schemas of ${input(from)} and ${input(to)}.`,
+    `Computed by ${code(`tsx codegen/cli.ts spec diff ${from.revision} ${to.revision}`)} from the normalized schemas of ${input(from)} and ${input(to)}.`,
     '',
   );
   if (isEmptyDiff(diff)) {

@@ -32,7 +32,8 @@ export type { RequestContext, NotificationContext, RequestOptions, NotificationO
 export type { Progress } from './core/pending-requests.js';
 export type { ProtocolTypesShape, RequestTypes, NotificationTypes, CapabilitiesOf } from './core/protocol-types.js';
 export type { CustomRequestDefinition, CustomNotificationDefinition, CustomRequest, CustomNotification } from './core/custom-methods.js';
-// Errors: ProtocolError travels on the wire (codes in Stateful.ErrorCode / Stateless.ErrorCode), SdkError is local.
+// Errors: ProtocolError travels on the wire (codes by name in ErrorCodes, generated from every pinned revision), SdkError is local.
+export { ErrorCodes } from '../generated/protocol/error-codes.js';
 export { ProtocolError, SdkError, type SdkErrorCode, type SdkErrorOptions } from './core/errors.js';
 // The stateless era: a handler that catches errors lets this one through.
 export { InputRequiredSignal, type InputRequest } from './era/input-broker.js';

@@ -6,11 +6,11 @@ import { isJsonObject, type JSONRPCErrorObject } from './jsonrpc.js';
  *
  * @example
  * ```ts
- * import { McpServer, ProtocolError, Stateful } from 'mcpgen';
+ * import { ErrorCodes, McpServer, ProtocolError } from 'mcpgen';
  *
  * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
  * mcp.registerResourceTemplate('note', 'notes://{id}', {}, (uri, { id }) => {
- *   if (id !== 'welcome') throw new ProtocolError(Stateful.ErrorCode.RESOURCE_NOT_FOUND, 'Resource not found', { uri });
+ *   if (id !== 'welcome') throw new ProtocolError(ErrorCodes.RESOURCE_NOT_FOUND, 'Resource not found', { uri });
  *   return { contents: [{ uri, text: 'Hello' }] };
  * });
  * ```

@@ -1,5 +1,6 @@
 import type { RevisionFactsView } from '../core/revision-set.js';
-import type { Stateful, Stateless } from '../../generated/latest.js';
+import type * as Stateful from '../../generated/protocol/stateful.js';
+import type * as Stateless from '../../generated/protocol/stateless.js';
 import type { CapabilityObject } from '../core/capabilities.js';
 import { Endpoint } from './endpoint.js';
 import { typedSenders } from './typed-senders.js';

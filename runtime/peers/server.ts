@@ -1,4 +1,5 @@
-import type { Stateful, Stateless } from '../../generated/latest.js';
+import type * as Stateful from '../../generated/protocol/stateful.js';
+import type * as Stateless from '../../generated/protocol/stateless.js';
 import type { CapabilityObject } from '../core/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';

@@ -62,10 +62,10 @@ export interface CliOutcome {
 
 const execFileAsync = promisify(execFile);
 
-/** Runs `codegen/main.ts` under tsx from `root` (see {@link cliRoot}) and reports its exit code and output. */
+/** Runs `codegen/cli.ts` under tsx from `root` (see {@link cliRoot}) and reports its exit code and output. */
 export async function runCli(root: string, args: readonly string[], mirror: string): Promise<CliOutcome> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', join(root, 'codegen', 'main.ts'), ...args], {
+    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', join(root, 'codegen', 'cli.ts'), ...args], {
       cwd: root,
       env: { ...process.env, MCP_SPEC_MIRROR: mirror },
       maxBuffer: 1 << 24,

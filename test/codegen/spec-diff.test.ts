@@ -183,7 +183,7 @@ describe('given two schemas, the changelog wants', () => {
       [
         '# MCP protocol changes: 2025-01-01 → 2025-02-01',
         '',
-        `Computed by \`tsx codegen/main.ts spec diff 2025-01-01 2025-02-01\` from the normalized schemas of \`2025-01-01\` (schema sha256 \`${sha256('2025-01-01').slice(0, 12)}\`, patches: none) and \`2025-02-01\` (schema sha256 \`${sha256('2025-02-01').slice(0, 12)}\`, patches: none).`,
+        `Computed by \`tsx codegen/cli.ts spec diff 2025-01-01 2025-02-01\` from the normalized schemas of \`2025-01-01\` (schema sha256 \`${sha256('2025-01-01').slice(0, 12)}\`, patches: none) and \`2025-02-01\` (schema sha256 \`${sha256('2025-02-01').slice(0, 12)}\`, patches: none).`,
         '',
         '| | added | removed | changed |',
         '|---|---|---|---|',

@@ -33,6 +33,7 @@ function nodeModulesReached(entry: string): string[] {
 
 const ROOT_VALUES = [
   'Client',
+  'ErrorCodes',
   'HttpTransportError',
   'InputRequiredSignal',
   'ListCache',

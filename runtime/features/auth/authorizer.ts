@@ -7,34 +7,23 @@ import { SdkError, messageOf } from '../../core/errors.js';
 import type { FetchLike } from '../../transports/http/client-request.js';
 import type { BearerChallenge } from './challenge.js';
 import { createPkcePair, randomToken } from './crypto.js';
-import { canonicalResource, discoverAuthorizationServer, discoverProtectedResource, resourceCovers } from './discovery.js';
+import { canonicalResource } from './discovery.js';
 import { dpopProverFor, type DpopProver } from './dpop.js';
-import { chooseAuthMethod, registerClient, requestToken } from './endpoints.js';
+import { chooseAuthMethod, requestToken } from './endpoints.js';
 import { JWT_BEARER_GRANT_TYPE, type JwtBearerConfig } from './grants.js';
 import type { ClientCredentialsConfig, OAuthClientProvider } from './provider.js';
 import { InMemoryOAuthStore, type OAuthStore } from './store.js';
-import { OAuthError, type AuthorizationServerMetadata, type OAuthClientInformation, type OAuthClientMetadata, type OAuthTokens, type StoredTokens, type TokenEndpointAuthMethod } from './types.js';
+import { discoverTarget, machineCredentials, sameScopes, selectScope, unionScopes, type AuthorizationTarget } from './authorization-target.js';
+import { clientFor, redirectUriOf } from './client-identity.js';
+import { OAuthError, type OAuthClientInformation, type OAuthTokens, type StoredTokens, type TokenEndpointAuthMethod } from './types.js';
 
 /** Tokens this close to expiry are refreshed before use. */
 const EXPIRY_MARGIN_MS = 30_000;
-const OFFLINE_ACCESS = 'offline_access';
 
 /** Options of an {@link OAuthAuthorizer}. */
 export interface OAuthAuthorizerOptions {
   /** The fetch for metadata, registration and token requests (default `globalThis.fetch`). */
   readonly fetch?: FetchLike | undefined;
-}
-
-/** Everything discovery learnt about who issues tokens for the server. */
-interface AuthorizationTarget {
-  /** The `resource` parameter: the metadata's resource, or the server's canonical URI without metadata. */
-  readonly resource: string;
-  readonly issuer: string;
-  readonly metadata: AuthorizationServerMetadata | undefined;
-  readonly authorizationEndpoint: string;
-  readonly tokenEndpoint: string;
-  readonly registrationEndpoint: string | undefined;
-  readonly scopesSupported: readonly string[] | undefined;
 }
 
 /** An authorization waiting for the user to come back, as stored under `pending:<state>`. */
@@ -86,7 +75,7 @@ export class OAuthAuthorizer {
 
   /** The credentials of a client that authorizes without a user: the JWT bearer grant's, else `clientCredentials`. */
   private get machine(): JwtBearerConfig | ClientCredentialsConfig | undefined {
-    return this.provider.jwtBearer ?? this.provider.clientCredentials;
+    return machineCredentials(this.provider);
   }
 
   private get tokensKey(): string {
@@ -196,7 +185,7 @@ export class OAuthAuthorizer {
     const refreshToken = stored.tokens.refresh_token;
     if (refreshToken === undefined) return false;
     try {
-      const target = await this.discover(undefined, signal);
+      const target = await discoverTarget(this.serverUrl, undefined, this.fetchImpl, signal);
       if (target.issuer !== stored.issuer) return false;
       const { client, method } = await this.grantClient(target, signal);
       const tokens = await requestToken({
@@ -221,9 +210,9 @@ export class OAuthAuthorizer {
   }
 
   private async authorizeWith(challenge: BearerChallenge | undefined, stepUpScope: string | undefined, signal: AbortSignal | undefined): Promise<void> {
-    const target = await this.discover(challenge, signal);
+    const target = await discoverTarget(this.serverUrl, challenge, this.fetchImpl, signal);
     const previous = await this.tokens();
-    const scope = this.selectScope(target, challenge, stepUpScope, previous);
+    const scope = selectScope(this.provider, target, challenge, stepUpScope, previous);
     const jwtBearer = this.provider.jwtBearer;
     if (jwtBearer !== undefined) {
       await this.jwtBearerGrant(jwtBearer, target, scope ?? jwtBearer.scope, signal);
@@ -231,7 +220,7 @@ export class OAuthAuthorizer {
     }
     const credentials = this.provider.clientCredentials;
     if (credentials !== undefined) {
-      const { client, method } = await this.clientFor(target, signal);
+      const { client, method } = await clientFor(this.provider, this.store, this.fetchImpl, target, signal);
       const tokens = await requestToken({
         endpoint: target.tokenEndpoint,
         params: { grant_type: 'client_credentials', scope: scope ?? credentials.scope, resource: target.resource },
@@ -279,121 +268,10 @@ export class OAuthAuthorizer {
    */
   private async grantClient(target: AuthorizationTarget, signal: AbortSignal | undefined): Promise<{ client: OAuthClientInformation | undefined; method: TokenEndpointAuthMethod }> {
     const jwtBearer = this.provider.jwtBearer;
-    if (jwtBearer === undefined) return await this.clientFor(target, signal);
+    if (jwtBearer === undefined) return await clientFor(this.provider, this.store, this.fetchImpl, target, signal);
     if (jwtBearer.clientId === undefined) return { client: undefined, method: 'none' };
     const client: OAuthClientInformation = { client_id: jwtBearer.clientId, ...(jwtBearer.clientSecret !== undefined ? { client_secret: jwtBearer.clientSecret } : {}) };
     return { client, method: jwtBearer.privateKey !== undefined ? 'private_key_jwt' : chooseAuthMethod(client, target.metadata) };
-  }
-
-  /**
-   * Discovers who issues tokens for the server: its Protected Resource Metadata (refused when
-   * its `resource` does not cover the server), then the first listed authorization server's
-   * metadata. Without Protected Resource Metadata (MCP 2025-03-26 servers) the authorization
-   * server lives at the server's origin, with the default endpoints when it has no metadata either.
-   */
-  private async discover(challenge: BearerChallenge | undefined, signal: AbortSignal | undefined): Promise<AuthorizationTarget> {
-    const options = { fetch: this.fetchImpl, signal };
-    const prm = await discoverProtectedResource(this.serverUrl, challenge?.resourceMetadata, options);
-    if (prm !== undefined) {
-      const { resource } = prm.metadata;
-      if (!resourceCovers(resource, this.serverUrl)) {
-        throw new SdkError('AUTHORIZATION_FAILED', `The Protected Resource Metadata at ${prm.url} is for ${resource}, not for ${this.serverUrl.href}; refusing to authorize`);
-      }
-      const issuer = prm.metadata.authorization_servers?.[0];
-      if (typeof issuer !== 'string') throw new SdkError('AUTHORIZATION_FAILED', `The Protected Resource Metadata at ${prm.url} names no authorization server`);
-      const as = await discoverAuthorizationServer(issuer, options);
-      if (as === undefined) throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${issuer} publishes no metadata`);
-      return this.targetOf(resource, issuer, as.metadata, prm.metadata.scopes_supported);
-    }
-    const origin = this.serverUrl.origin;
-    const as = await discoverAuthorizationServer(origin, options);
-    return this.targetOf(canonicalResource(this.serverUrl), origin, as?.metadata, undefined);
-  }
-
-  private targetOf(resource: string, issuer: string, metadata: AuthorizationServerMetadata | undefined, scopesSupported: readonly string[] | undefined): AuthorizationTarget {
-    const base = new URL(issuer).origin;
-    if (metadata === undefined) {
-      return { resource, issuer, metadata, authorizationEndpoint: `${base}/authorize`, tokenEndpoint: `${base}/token`, registrationEndpoint: `${base}/register`, scopesSupported };
-    }
-    if (metadata.token_endpoint === undefined) throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${issuer} has no token endpoint`);
-    return {
-      resource,
-      issuer,
-      metadata,
-      authorizationEndpoint: metadata.authorization_endpoint ?? `${base}/authorize`,
-      tokenEndpoint: metadata.token_endpoint,
-      registrationEndpoint: metadata.registration_endpoint,
-      scopesSupported,
-    };
-  }
-
-  /**
-   * The scope to request: the step-up union; else the challenge's scope together with what was
-   * asked for before (or the provider's `scope`); else the provider's `scope`, else the
-   * resource's `scopes_supported`; else none. `offline_access` is added only where the
-   * authorization server lists it.
-   */
-  private selectScope(target: AuthorizationTarget, challenge: BearerChallenge | undefined, stepUpScope: string | undefined, previous: StoredTokens | undefined): string | undefined {
-    const carried = previous?.issuer === target.issuer ? previous.requestedScope : undefined;
-    const configured = this.machine === undefined ? this.provider.scope : undefined;
-    let scope = stepUpScope ?? (challenge?.scope !== undefined
-      ? unionScopes(carried ?? configured, challenge.scope)
-      : configured !== undefined ? unionScopes(carried, configured) : target.scopesSupported?.join(' ') || carried);
-    const words = scope === undefined ? [] : scope.split(/\s+/).filter((word) => word !== '' && word !== OFFLINE_ACCESS);
-    const offline = this.provider.offlineAccess !== false && this.machine === undefined && target.metadata?.scopes_supported?.includes(OFFLINE_ACCESS) === true;
-    if (words.length > 0 && offline) words.push(OFFLINE_ACCESS);
-    scope = words.length === 0 ? undefined : words.join(' ');
-    return scope;
-  }
-
-  /**
-   * The client identity at the target's authorization server, never one from another server:
-   * stored from an earlier registration, pre-registered, a Client ID Metadata Document URL, or
-   * a new Dynamic Client Registration.
-   */
-  private async clientFor(target: AuthorizationTarget, signal: AbortSignal | undefined): Promise<{ client: OAuthClientInformation; method: TokenEndpointAuthMethod }> {
-    const credentials = this.provider.clientCredentials;
-    if (credentials !== undefined) {
-      const client: OAuthClientInformation = { client_id: credentials.clientId, ...(credentials.clientSecret !== undefined ? { client_secret: credentials.clientSecret } : {}) };
-      return { client, method: credentials.privateKey !== undefined ? 'private_key_jwt' : chooseAuthMethod(client, target.metadata) };
-    }
-    const key = `client:${target.issuer}`;
-    const stored = (await this.store.get(key)) as OAuthClientInformation | undefined;
-    if (stored !== undefined && !secretExpired(stored)) return { client: stored, method: chooseAuthMethod(stored, target.metadata) };
-    const preRegistered = await this.provider.clientInformation?.(target.issuer);
-    if (preRegistered !== undefined) return { client: preRegistered, method: chooseAuthMethod(preRegistered, target.metadata) };
-    const documentUrl = this.provider.clientMetadataUrl;
-    if (documentUrl !== undefined && target.metadata?.client_id_metadata_document_supported === true) {
-      return { client: { client_id: documentUrl }, method: 'none' };
-    }
-    if (target.registrationEndpoint === undefined) {
-      throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${target.issuer} offers no way to obtain a client id (no pre-registered client, no Client ID Metadata Document support, no registration endpoint)`);
-    }
-    const registered = await registerClient(this.fetchImpl, target.registrationEndpoint, this.registrationMetadata(target), signal);
-    await this.store.set(key, registered);
-    return { client: registered, method: chooseAuthMethod(registered, target.metadata) };
-  }
-
-  private registrationMetadata(target: AuthorizationTarget): OAuthClientMetadata {
-    const base = this.provider.clientMetadata ?? {};
-    const redirectUri = this.redirectUri();
-    const supported = target.metadata?.token_endpoint_auth_methods_supported;
-    const method = base.token_endpoint_auth_method
-      ?? (supported === undefined || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post');
-    return {
-      client_name: 'mcpgen client',
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      ...base,
-      redirect_uris: base.redirect_uris ?? (redirectUri === undefined ? [] : [redirectUri]),
-      token_endpoint_auth_method: method,
-      application_type: base.application_type ?? applicationTypeOf(redirectUri),
-    };
-  }
-
-  private redirectUri(): string | undefined {
-    const url = this.provider.redirectUrl;
-    return url === undefined ? undefined : String(url);
   }
 
   private signerFor(target: AuthorizationTarget): { key: string | CryptoKey; algorithm: 'ES256' | 'ES384' | 'RS256' | 'PS256'; audience: string } | undefined {
@@ -404,7 +282,7 @@ export class OAuthAuthorizer {
 
   /** The authorization code grant with PKCE S256, the `resource` indicator and RFC 9207 `iss` validation. */
   private async authorizationCode(target: AuthorizationTarget, scope: string | undefined, signal: AbortSignal | undefined): Promise<void> {
-    const redirectUri = this.redirectUri();
+    const redirectUri = redirectUriOf(this.provider);
     const redirect = this.provider.redirectToAuthorization?.bind(this.provider);
     if (redirectUri === undefined || redirect === undefined) {
       throw new SdkError('AUTHORIZATION_FAILED', 'The server requires authorization, and the OAuth provider has no redirectUrl and redirectToAuthorization (nor clientCredentials)');
@@ -413,7 +291,7 @@ export class OAuthAuthorizer {
     if (target.metadata !== undefined && (methods === undefined || !methods.includes('S256'))) {
       throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${target.issuer} does not advertise PKCE S256 support; refusing to authorize`);
     }
-    const { client, method } = await this.clientFor(target, signal);
+    const { client, method } = await clientFor(this.provider, this.store, this.fetchImpl, target, signal);
     const pkce = await createPkcePair();
     const state = randomToken(24);
     const url = new URL(target.authorizationEndpoint);
@@ -492,35 +370,4 @@ export class OAuthAuthorizer {
   }
 }
 
-function scopeWords(scope: string | undefined): string[] {
-  return scope === undefined ? [] : scope.split(/\s+/).filter((word) => word !== '');
-}
-
-/** The union of two space-separated scope lists, in first-seen order; undefined when empty. */
-export function unionScopes(a: string | undefined, b: string | undefined): string | undefined {
-  const words = [...new Set([...scopeWords(a), ...scopeWords(b)])];
-  return words.length === 0 ? undefined : words.join(' ');
-}
-
-function sameScopes(a: string | undefined, b: string | undefined): boolean {
-  const left = new Set(scopeWords(a));
-  const right = new Set(scopeWords(b));
-  return left.size === right.size && [...left].every((word) => right.has(word));
-}
-
-function secretExpired(client: OAuthClientInformation): boolean {
-  const expires = client.client_secret_expires_at;
-  return typeof expires === 'number' && expires > 0 && expires * 1000 <= Date.now();
-}
-
-/** `native` for loopback and custom-scheme redirects (apps on the user's device), `web` otherwise. */
-function applicationTypeOf(redirectUri: string | undefined): 'native' | 'web' {
-  if (redirectUri === undefined) return 'native';
-  try {
-    const url = new URL(redirectUri);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'native';
-    return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) ? 'native' : 'web';
-  } catch {
-    return 'native';
-  }
-}
+export { unionScopes } from './authorization-target.js';

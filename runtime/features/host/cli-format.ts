@@ -1,6 +1,6 @@
 /** Human-readable output of the `mcpgen` CLI: aligned tables and tool or prompt content. */
 import type { Method } from '../../../generated/methods.js';
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { ClientResult } from '../../peers/client-types.js';
 import type { ServerStatus } from './server-connection.js';
 

@@ -4,29 +4,16 @@
  * server given with `--stdio` or `--url`; `login` and `logout` manage a remote server's OAuth
  * tokens, which the other commands use silently.
  */
-import { createInterface } from 'node:readline';
-import { OAuthError } from '../auth/types.js';
 import { SdkError, messageOf } from '../../core/errors.js';
-import { findHttpTransportError } from '../../transports/http/client-errors.js';
-import { openInBrowser } from '../auth/node/loopback.js';
 import type { Progress } from '../../core/pending-requests.js';
 import { EXIT, keyValueArguments, parseArgs, splitCommandLine, UsageError, type CliArgs } from './cli-args.js';
 import { clip, renderPrompt, renderResourceContents, renderToolResult, statusDetail, table } from './cli-format.js';
 import type { ConfigDiagnostic, ServerConfig } from './config.js';
 import { ConnectionManager, type ConnectionManagerOptions } from './manager.js';
-import { NodeOAuth, type LoginResult } from './oauth.js';
-import type { UrlElicitationPrompt } from './url-elicitation.js';
+import { NodeOAuth } from './oauth.js';
+import { askUrl, login, logout, writeJson, type CliIo } from './cli-auth.js';
 
-/** Where the CLI reads and writes; the real process by default, buffers in tests. */
-export interface CliIo {
-  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean | undefined };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean | undefined };
-  readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean | undefined };
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  readonly cwd?: string;
-  /** Opens an authorization URL for `login` (default: the platform's browser opener). */
-  readonly openBrowser?: ((url: string) => void | Promise<void>) | undefined;
-}
+export type { CliIo } from './cli-auth.js';
 
 export const USAGE = `Usage: mcpgen [options] <command> [arguments]
 
@@ -138,8 +125,8 @@ class CliSession {
     positionals = positionals.slice(1);
 
     if (command === 'servers') return this.servers(manager);
-    if (command === 'login') return this.login(manager, server!);
-    if (command === 'logout') return this.logout(manager, server!);
+    if (command === 'login') return login(manager, server!, this.args, this.io);
+    if (command === 'logout') return logout(manager, server!, this.args, this.io);
     if (server === undefined) {
       await manager.connectAll();
       for (const name of manager.serverNames) {
@@ -191,7 +178,7 @@ class CliSession {
       callTimeoutMs: this.args.callTimeoutMs,
       env,
       reconnect: false,
-      onUrlElicitation: (prompt) => this.askUrl(prompt),
+      onUrlElicitation: (prompt) => askUrl(this.io, prompt),
       // Every remote server may use the tokens `mcpgen login` stored; none opens a browser unasked.
       oauth: new NodeOAuth({ env, clientName: 'mcpgen' }),
     };
@@ -348,55 +335,6 @@ class CliSession {
     }
   }
 
-  private async login(manager: ConnectionManager, server: string): Promise<number> {
-    if (manager.connection(server).config.type === 'stdio') throw new UsageError(`${server} is a stdio server; only remote servers use OAuth`);
-    const open = this.io.openBrowser ?? openInBrowser;
-    const openBrowser = this.args.noBrowser
-      ? (url: string) => void this.io.stderr.write(`Open this URL in a browser to authorize ${server}:\n\n  ${url}\n\nWaiting for the authorization server to redirect back…\n`)
-      : async (url: string) => {
-        this.io.stderr.write(`Opening a browser to authorize ${server}. If none opens, visit:\n  ${url}\n`);
-        await open(url);
-      };
-    let result: LoginResult;
-    try {
-      result = await manager.login(server, { openBrowser, timeoutMs: this.args.connectTimeoutMs, clientInfo: { name: 'mcpgen-cli', version: '0.1.0' } });
-    } catch (error) {
-      const http = findHttpTransportError(error);
-      const unreachable = http !== undefined && http.status === undefined && !(http.cause instanceof SdkError) && !(http.cause instanceof OAuthError);
-      this.io.stderr.write(`mcpgen: login to ${server} failed: ${messageOf(http?.cause ?? error)}\n`);
-      return unreachable ? EXIT.UNAVAILABLE : EXIT.FAILED;
-    }
-    if (this.args.json) {
-      this.json(result);
-      return EXIT.OK;
-    }
-    if (!result.authorized) {
-      this.io.stdout.write(`${server} (${result.url}) answered without asking for authorization; nothing was stored.\n`);
-      return EXIT.OK;
-    }
-    const info = result.serverInfo === undefined ? undefined : `${result.serverInfo.name} ${result.serverInfo.version}`;
-    const expires = result.expiresAt === undefined ? undefined : `${new Date(result.expiresAt).toISOString()}${result.refreshable ? ' (renewed automatically)' : ''}`;
-    const rows = [
-      ['server', info],
-      ['authorization server', result.issuer],
-      ['client id', result.clientId],
-      ['scope', result.scope],
-      ['access token expires', expires],
-    ].filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '');
-    const width = Math.max(...rows.map(([label]) => label.length));
-    this.io.stdout.write(`Authorized ${server} (${result.url})\n${rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}\n`).join('')}Tokens saved in ${result.file}\n`);
-    return EXIT.OK;
-  }
-
-  private async logout(manager: ConnectionManager, server: string): Promise<number> {
-    const config = manager.connection(server).config;
-    if (config.type === 'stdio') throw new UsageError(`${server} is a stdio server; only remote servers use OAuth`);
-    const removed = await manager.logout(server);
-    if (this.args.json) this.json({ server, url: config.url, removed });
-    else this.io.stdout.write(removed ? `Forgot the tokens of ${server} (${config.url}).\n` : `${server} had no stored tokens.\n`);
-    return EXIT.OK;
-  }
-
   /**
    * When `server` lost its authorization during the command (a stateless-era server that the
    * process knew already connects without a request, so its 401 comes with the first one):
@@ -419,7 +357,7 @@ class CliSession {
   }
 
   private json(value: unknown): void {
-    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    writeJson(this.io, value);
   }
 
   /** One progress line on stderr, rewritten in place on a terminal. */
@@ -437,23 +375,6 @@ class CliSession {
     this.progressShown = false;
   }
 
-  /** Shows the URLs; on a terminal, waits for Enter (done) or "n" (cancel); otherwise cancels. */
-  private async askUrl(prompt: UrlElicitationPrompt): Promise<boolean> {
-    const lines = prompt.elicitations.map((item) => `  ${item.message}\n  ${item.url}`).join('\n');
-    this.io.stderr.write(`mcpgen: ${prompt.server} asks you to complete in a browser:\n${lines}\n`);
-    const stdin = this.io.stdin;
-    if (stdin === undefined || stdin.isTTY !== true) {
-      this.io.stderr.write('mcpgen: not a terminal, so the request is cancelled\n');
-      return false;
-    }
-    const reader = createInterface({ input: stdin, output: process.stderr });
-    try {
-      const answer = await new Promise<string>((resolve) => reader.question('Press Enter when done, or type n to cancel: ', resolve));
-      return answer.trim().toLowerCase() !== 'n';
-    } finally {
-      reader.close();
-    }
-  }
 }
 
 /**

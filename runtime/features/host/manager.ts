@@ -3,7 +3,7 @@
  * limits, each with its own status, caches and failure handling, behind one tool namespace
  * (`mcp__<server>__<tool>`) that a host can hand to a model.
  */
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { Client } from '../../peers/client.js';
 import type { ClientResult } from '../../peers/client-types.js';
 import type { CachedListKind } from '../../peers/client-helpers/list-cache.js';

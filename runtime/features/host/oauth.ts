@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { OAuthAuthorizer } from '../auth/authorizer.js';
 import { canonicalResource } from '../auth/discovery.js';
 import { withOAuth } from '../auth/fetch.js';

@@ -3,7 +3,7 @@
  * lists, and the rules for losing it (a stdio server that exits has failed; a remote one is
  * reconnected with backoff).
  */
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { OAuthError } from '../auth/types.js';
 import { Client } from '../../peers/client.js';
 import { ListCache, type CachedListKind } from '../../peers/client-helpers/list-cache.js';

@@ -3,15 +3,17 @@
  * user has completed one or more flows in a browser (an OAuth consent, a payment). The host
  * shows the URLs, and once the user says they are done, the request is sent again.
  */
-import { statefulErrorCodes } from '../../core/revisions.js';
-import type { Stateful, Stateless } from '../../../generated/latest.js';
+import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
+import type * as Stateless from '../../../generated/protocol/stateless.js';
+import type { Method } from '../../../generated/methods.js';
 import { ProtocolError, SdkError } from '../../core/errors.js';
 
 /** Retries after the user completed the URLs, before the refusal is passed on. */
 export const MAX_URL_ELICITATION_RETRIES = 3;
 
 /** One URL the server asks the user to visit (2026-07-28's names no `elicitationId`). */
-export type UrlElicitation = Stateful.ElicitRequestURLParams | Stateless.ElicitRequestURLParams;
+export type UrlElicitation = Stateful.ElicitRequestURLParams | Extract<Stateless.InputRequestMap[typeof Method.ElicitationCreate]['params'], { mode: 'url' }>;
 
 /** What the host's callback is shown. */
 export interface UrlElicitationPrompt {
@@ -35,7 +37,7 @@ export type UrlElicitationHandler = (prompt: UrlElicitationPrompt) => boolean | 
 
 /** The URL elicitations of a -32042 refusal, or undefined for any other error. */
 export function urlElicitationsOf(error: unknown): UrlElicitation[] | undefined {
-  if (!(error instanceof ProtocolError) || error.code !== statefulErrorCodes.URL_ELICITATION_REQUIRED) return undefined;
+  if (!(error instanceof ProtocolError) || error.code !== ErrorCodes.URL_ELICITATION_REQUIRED) return undefined;
   const data = error.data as { elicitations?: unknown } | undefined;
   const list = Array.isArray(data?.elicitations) ? data.elicitations : [];
   return list.filter((item): item is UrlElicitation => typeof item === 'object' && item !== null && typeof (item as { url?: unknown }).url === 'string');

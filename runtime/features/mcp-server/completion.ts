@@ -1,5 +1,5 @@
-import { statefulErrorCodes } from '../../core/revisions.js';
-import type { Stateful } from '../../../generated/latest.js';
+import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { ProtocolError } from '../../core/errors.js';
 import type { McpSession } from './session.js';
 
@@ -34,7 +34,7 @@ export async function complete(params: Stateful.CompleteRequestParams, session: 
   const target = ref.type === 'ref/prompt' ? sources.prompt(ref.name, session) : sources.template(ref.uri, session);
   if (target === undefined) {
     const what = ref.type === 'ref/prompt' ? `prompt ${JSON.stringify(ref.name)}` : `resource template ${JSON.stringify(ref.uri)}`;
-    throw new ProtocolError(statefulErrorCodes.INVALID_PARAMS, `Cannot complete: unknown ${what}`);
+    throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Cannot complete: unknown ${what}`);
   }
   const completers = target.complete;
   // Own properties only: an argument named `constructor` must not reach Object's.

@@ -1,4 +1,4 @@
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { SdkError } from '../../core/errors.js';
 import type { RequestId } from '../../core/jsonrpc.js';
 import type { InferSchemaOutput } from '../../core/json-schema/infer.js';

@@ -1,5 +1,5 @@
-import { statefulErrorCodes } from '../../core/revisions.js';
-import type { Stateful } from '../../../generated/latest.js';
+import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { ProtocolError } from '../../core/errors.js';
 import type { Params, RequestContext } from '../../core/request-context.js';
 import type { Server } from '../../peers/server.js';
@@ -57,7 +57,7 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
     server.setRequestHandler(Method.ToolsCall, (params, request) => {
       const entry = host.tools.find(params.name, session);
       // An unknown tool is a protocol error (the tools page's own example uses -32602).
-      if (entry === undefined) throw new ProtocolError(statefulErrorCodes.INVALID_PARAMS, `Unknown tool: ${params.name}`);
+      if (entry === undefined) throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Unknown tool: ${params.name}`);
       // Extensions (tasks) may run the call another way, or later.
       return callToolThrough(server.extensions, entry.definition, request, (context) => callTool(entry, params, contextOf(context)), { params: params as unknown as Params, endpoint: server }) as Promise<Stateful.CallToolResult>;
     });
@@ -95,7 +95,7 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
     });
     server.setRequestHandler(Method.PromptsGet, (params, request) => {
       const entry = host.prompts.find(params.name, session);
-      if (entry === undefined) throw new ProtocolError(statefulErrorCodes.INVALID_PARAMS, `Unknown prompt: ${params.name}`);
+      if (entry === undefined) throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Unknown prompt: ${params.name}`);
       return getPrompt(entry, params, contextOf(request));
     });
   }

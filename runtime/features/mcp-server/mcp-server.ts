@@ -1,4 +1,4 @@
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { EndpointOptions } from '../../peers/endpoint.js';
 import { asError } from '../../core/errors.js';
 import { InterpretingJsonSchemaValidator } from '../../core/json-schema/interpreter.js';

@@ -1,6 +1,6 @@
 import { statefulErrorCodes } from '../../core/revisions.js';
 import { ProtocolError } from '../../core/errors.js';
-import type { Stateful } from '../../../generated/latest.js';
+import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
 
 /** One page of a list and, when more follow, the cursor of the next page. */
 export interface Page<T> {
@@ -62,5 +62,5 @@ function decodeCursor(cursor: string): CursorState {
 }
 
 function invalidCursor(reason: string): ProtocolError {
-  return new ProtocolError(statefulErrorCodes.INVALID_PARAMS, `Invalid cursor: ${reason}`);
+  return new ProtocolError(ErrorCodes.INVALID_PARAMS, `Invalid cursor: ${reason}`);
 }

@@ -1,5 +1,5 @@
-import { statefulErrorCodes } from '../../core/revisions.js';
-import type { Stateful } from '../../../generated/latest.js';
+import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { ProtocolError } from '../../core/errors.js';
 import type { FromJsonSchema } from '../../core/json-schema/infer.js';
 import { isPlainObject } from '../../core/json-schema/json-values.js';
@@ -140,12 +140,12 @@ export async function getPrompt(entry: PromptEntry, params: Stateful.GetPromptRe
   let args: unknown = given;
   if (entry.args !== undefined) {
     const parsed = await entry.args.parse(given);
-    if (!parsed.ok) throw new ProtocolError(statefulErrorCodes.INVALID_PARAMS, `Invalid arguments for prompt ${entry.name}: ${describeSchemaIssues(parsed.issues, 'arguments')}`);
+    if (!parsed.ok) throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Invalid arguments for prompt ${entry.name}: ${describeSchemaIssues(parsed.issues, 'arguments')}`);
     args = parsed.value;
   } else {
     const missing = (entry.config.arguments ?? []).filter((argument) => argument.required === true && given[argument.name] === undefined);
     if (missing.length > 0) {
-      throw new ProtocolError(statefulErrorCodes.INVALID_PARAMS, `Prompt ${entry.name} needs the argument${missing.length > 1 ? 's' : ''} ${missing.map((argument) => argument.name).join(', ')}`);
+      throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Prompt ${entry.name} needs the argument${missing.length > 1 ? 's' : ''} ${missing.map((argument) => argument.name).join(', ')}`);
     }
   }
   return entry.callback(args, context);

@@ -1,5 +1,5 @@
-import { statefulErrorCodes } from '../../core/revisions.js';
-import type { Stateful } from '../../../generated/latest.js';
+import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { ProtocolError } from '../../core/errors.js';
 import { UriTemplate, type UriTemplateVariableName, type UriVariables } from '../uri-template/uri-template.js';
 import type { Completer } from './completion.js';
@@ -208,7 +208,7 @@ export function locate(
 }
 
 /** The error `resources/read` and `resources/subscribe` answer for a URI nothing serves. */
-export function resourceNotFound(uri: string, codes: Readonly<Record<string, number>> = statefulErrorCodes): ProtocolError {
+export function resourceNotFound(uri: string, codes: Readonly<Record<string, number>> = ErrorCodes): ProtocolError {
   // Revisions without a resource-not-found code (2026-07-28 on) answer with invalid params.
   return new ProtocolError(codes.RESOURCE_NOT_FOUND ?? codes.INVALID_PARAMS!, `Resource ${uri} not found`, { uri });
 }

@@ -1,4 +1,4 @@
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { messageOf, ProtocolError } from '../../core/errors.js';
 import type { FromJsonSchema, InferSchemaInput } from '../../core/json-schema/infer.js';
 import { describeSchemaIssues, type ParsingSchema, type SchemaInput } from '../../core/json-schema/schema-input.js';

@@ -3,9 +3,9 @@
  * result was expected, polls the task at the server's pace, answers its questions with the
  * client's own elicitation/sampling/roots handlers and resumes a task by id.
  */
-import { validateCreateTaskResult as validateCoreCreateTaskResult, type Task as CoreTask } from '../../../generated/2025-11-25/index.js';
+import type { Task as CoreTask } from '../../../generated/2025-11-25/index.js';
 import { extensionId, extensionModule, type CreateTaskResult, type GetTaskResult } from '../../../generated/extensions/tasks/index.js';
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { hasCapability, type CapabilityObject } from '../../core/capabilities.js';
 import type { Client } from '../../peers/client.js';
 import type { ExtensionEndpoint as Endpoint } from '../../peers/extension.js';
@@ -14,6 +14,7 @@ import { isJsonObject } from '../../core/jsonrpc.js';
 import type { RequestOptions } from '../../core/request-context.js';
 import { registerExtensionModule, type Extension } from '../../peers/extension.js';
 import { Method } from '../../../generated/methods.js';
+import { sessionDefinition } from './session-definition.js';
 
 /** Options of {@link TasksClient.wait} and {@link TasksClient.callTool}. */
 export interface TaskWaitOptions {
@@ -57,7 +58,7 @@ export class TasksClient implements Extension {
   install(endpoint: Endpoint): void {
     if (endpoint.protocol.side !== 'client') return;
     registerExtensionModule(endpoint, extensionModule);
-    endpoint.protocol.addResultMember(Method.ToolsCall, 'task', validateCoreCreateTaskResult);
+    endpoint.protocol.addResultMember(Method.ToolsCall, 'task', sessionDefinition(endpoint, 'CreateTaskResult'));
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { ClientRequestHandler } from '../client.js';
 import type { BothEras, HandledRequests } from '../client-types.js';
 import type { ProtocolTypesShape } from '../../core/protocol-types.js';

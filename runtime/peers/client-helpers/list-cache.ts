@@ -1,4 +1,4 @@
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { changeNotifications } from '../../../generated/change-notifications.js';
 import { Method } from '../../../generated/methods.js';
 import type { Client, ListAllOptions } from '../client.js';

@@ -1,5 +1,5 @@
 import type { Method } from '../../../generated/methods.js';
-import type { Stateful } from '../../../generated/latest.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { ValidationIssue } from '../../core/contract.js';
 import { SdkError } from '../../core/errors.js';
 import type { ClientResult } from '../client-types.js';

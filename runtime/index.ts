@@ -4,7 +4,7 @@
  */
 export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotificationHandler, type ListAllOptions, type ListenSubscription, type NegotiationMode, type PageItem, type PaginatedMethod } from './peers/client.js';
 // The Client in the stateless era: era choice per server, multi round-trip requests, cacheable results.
-export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice, type StatelessEra, type StatelessEraTransport } from './era/client-era.js';
+export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice } from './era/client-era.js';
 export { ResponseCache, type ResponseCacheOptions } from './era/client-response-cache.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './era/client-mrtr.js';
 export { Server, type ServerOptions, type ServerRequestHandler, type ServerNotificationHandler, type RestoredSessionState } from './peers/server.js';

@@ -18,6 +18,7 @@ import {
   type Side,
 } from './method-table.js';
 import { PendingRequests } from './pending-requests.js';
+import { revisionFacts } from './revision-facts.js';
 import type {
   NotificationHandler,
   NotificationOptions,
@@ -82,6 +83,11 @@ export class Protocol {
    * error to answer instead (see DispatchHost.admit). The Server uses it to pick the era.
    */
   admitRequest?: ((request: JSONRPCRequest) => ProtocolError | undefined) | undefined;
+  /**
+   * The input schema of a tool the peer has listed, passed to the transport with every
+   * outgoing message (see TransportSendOptions.toolInputSchema). The Client sets it.
+   */
+  toolInputSchema?: ((name: string) => unknown) | undefined;
 
   private readonly methods: MethodTable;
   private readonly validateIncoming: boolean;
@@ -254,7 +260,7 @@ export class Protocol {
     const message: JSONRPCRequest = sent === undefined
       ? { jsonrpc: JSONRPC_VERSION, id, method }
       : { jsonrpc: JSONRPC_VERSION, id, method, params: sent };
-    const sendOptions = relatedOptions(options.relatedRequestId);
+    const sendOptions = this.sendOptions(options.relatedRequestId);
     return new Promise<R>((resolve, reject) => {
       const onAbort = (): void => {
         const request = this.pending.take(id);
@@ -309,7 +315,7 @@ export class Protocol {
       ? { jsonrpc: JSONRPC_VERSION, method }
       : { jsonrpc: JSONRPC_VERSION, method, params };
     try {
-      await transmit(transport, message, relatedOptions(options.relatedRequestId));
+      await transmit(transport, message, this.sendOptions(options.relatedRequestId));
     } catch (error) {
       throw new SdkError('SEND_FAILED', `Failed to send ${method}: ${messageOf(error)}`, { cause: error });
     }
@@ -323,7 +329,7 @@ export class Protocol {
       if (reply === undefined || transport !== this.connection) {
         return;
       }
-      transmit(transport, reply.message, relatedOptions(reply.relatedRequestId)).catch((error: unknown) => {
+      transmit(transport, reply.message, this.sendOptions(reply.relatedRequestId)).catch((error: unknown) => {
         this.report(new SdkError('SEND_FAILED', `Failed to send a reply: ${messageOf(error)}`, { cause: error }));
       });
     });
@@ -386,6 +392,16 @@ export class Protocol {
     });
   }
 
+  /** What the transport learns with each message: its request, the bound revision's facts, tool schemas. */
+  private sendOptions(relatedRequestId: RequestId | undefined): TransportSendOptions {
+    const revision = this.revision;
+    return {
+      ...(relatedRequestId === undefined ? {} : { relatedRequestId }),
+      ...(revision === undefined ? {} : { revision: revisionFacts(revision) }),
+      ...(this.toolInputSchema === undefined ? {} : { toolInputSchema: this.toolInputSchema }),
+    };
+  }
+
   private report(error: Error): void {
     try {
       this.onerror?.(error);
@@ -402,10 +418,6 @@ async function transmit(
   options: TransportSendOptions | undefined,
 ): Promise<void> {
   await transport.send(message, options);
-}
-
-function relatedOptions(relatedRequestId: RequestId | undefined): TransportSendOptions | undefined {
-  return relatedRequestId === undefined ? undefined : { relatedRequestId };
 }
 
 function reasonText(reason: unknown): string {

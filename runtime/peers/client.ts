@@ -1,14 +1,13 @@
 import { Stateful, Stateless } from '../../generated/latest.js';
 import { gateOf, hasCapability, describePath, type CapabilityObject } from '../core/capabilities.js';
 import { Endpoint, type EndpointOptions } from './endpoint.js';
-import { ProtocolError, SdkError } from '../core/errors.js';
-import { findHttpTransportError } from '../transports/http/client-errors.js';
+import { findTransportError, ProtocolError, SdkError } from '../core/errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/protocol.js';
 import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
 import type { NotificationContext, NotificationHandler, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
-import { defaultEraCache, serverIdentity, statelessHookOf, type EraCache, type EraChoice } from '../era/client-era.js';
+import { defaultEraCache, serverIdentity, type EraCache, type EraChoice } from '../era/client-era.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, runInputRounds } from '../era/client-mrtr.js';
 import { ResponseCache, type ResponseCacheOptions } from '../era/client-response-cache.js';
 import { clientView } from '../era/client-revision.js';
@@ -428,7 +427,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     }
   }
 
-  /** Binds the stateless revision `version` to the engine and tells the transport. */
+  /** Binds the stateless revision `version` to the engine, which tells the transport with every message. */
   private enterStateless(version: string): void {
     const module = this.moduleFor(version);
     this.protocol.setRevision(clientView(module));
@@ -443,14 +442,10 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     this.negotiated = version;
     this.eraValue = 'stateless';
     this.baseMeta = undefined;
-    statelessHookOf(this.protocol.transport)?.setStatelessEra({
-      protocolVersion: version,
-      toolInputSchema: (name) => this.toolSchemas.get(name),
-    });
+    this.protocol.toolInputSchema = (name) => this.toolSchemas.get(name);
   }
 
   private leaveStateless(): void {
-    statelessHookOf(this.protocol.transport)?.setStatelessEra(undefined);
     this.negotiated = undefined;
     this.eraValue = undefined;
     this.baseMeta = undefined;
@@ -549,7 +544,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * drops tools whose annotations are invalid (reported through `onerror`), as the spec requires.
    */
   private learnTools(result: { readonly [key: string]: unknown }): unknown {
-    const mirrors = statelessHookOf(this.protocol.transport)?.mirrorsToolParameters === true;
+    const mirrors = this.protocol.transport?.mirrorsToolParameters === true;
     const kept: unknown[] = [];
     for (const tool of result.tools as unknown[]) {
       if (!isJsonObject(tool) || typeof tool.name !== 'string') continue;
@@ -614,7 +609,7 @@ function newest(versions: readonly string[]): string | undefined {
 /** The JSON-RPC error a failure carries: the peer's answer, or the body of an HTTP error answer. */
 function rpcErrorOf(error: unknown): { readonly code: number; readonly message: string; readonly data?: unknown } | undefined {
   if (error instanceof ProtocolError) return { code: error.code, message: error.message, data: error.data };
-  return findHttpTransportError(error)?.rpcError;
+  return findTransportError(error)?.rpcError;
 }
 
 function supportedOf(data: unknown): string[] {
@@ -629,7 +624,7 @@ function supportedOf(data: unknown): string[] {
  */
 function looksLegacy(error: unknown, rpc: { readonly code: number } | undefined): boolean {
   if (error instanceof ProtocolError) return true;
-  const http = findHttpTransportError(error);
+  const http = findTransportError(error);
   if (http?.status !== undefined) return http.status >= 400 && http.status < 500 && http.status !== 401 && http.status !== 403;
   if (rpc !== undefined) return true;
   return error instanceof SdkError && error.code === 'REQUEST_TIMEOUT';

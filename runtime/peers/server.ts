@@ -15,6 +15,7 @@ import { defaultRequestStateCodec, RequestStateCodec, type RequestStateOptions }
 import { runStateless, type StatelessHost } from '../era/stateless-request.js';
 import { Subscriptions, type CacheHint } from '../era/subscriptions.js';
 import type { Transport } from '../core/transport.js';
+import type { RestoredSessionState, ServedSession } from '../core/session.js';
 
 type Defaults = Stateful.ProtocolTypes;
 
@@ -42,16 +43,7 @@ export interface ServerOptions<T extends ProtocolTypesShape = Defaults> extends 
 }
 
 /** The negotiated state of a stateful session, as {@link Server.restoreSession} takes it. */
-export interface RestoredSessionState {
-  /** The negotiated stateful revision. */
-  readonly protocolVersion: string;
-  readonly clientCapabilities: Stateful.ClientCapabilities;
-  readonly clientInfo: Stateful.Implementation;
-  /** Whether `notifications/initialized` arrived. */
-  readonly initialized: boolean;
-  /** The level set with `logging/setLevel`, if any. */
-  readonly loggingLevel?: Stateful.LoggingLevel | undefined;
-}
+export type { RestoredSessionState };
 
 /** A handler for client→server request `M`: exact params in, exact result out. */
 export type ServerRequestHandler<M extends keyof T['clientRequests'], T extends ProtocolTypesShape = Defaults> = (
@@ -87,7 +79,7 @@ export interface Server<T extends ProtocolTypesShape = Defaults> extends Statefu
  * await server.connect(new StdioServerTransport());
  * ```
  */
-export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
+export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint implements ServedSession {
   /** Fires once the client sent `notifications/initialized`. */
   oninitialized?: () => void;
   /** The level the client asked for with `logging/setLevel`, if any. */

@@ -20,8 +20,7 @@ import {
 import { reconnectPolicy, type ReconnectOptions, type ReconnectPolicy } from './client-reconnect.js';
 import { childController, discardBody, HttpRequester, mediaTypeOf, type ChildController, type HttpClientOptions } from './client-request.js';
 import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
-import { headerParameters, parameterHeaders, standardHeaders, type HeaderParameters } from '../../era/mcp-headers.js';
-import type { StatelessEra, StatelessEraTransport } from '../../era/client-era.js';
+import { eraOf, errorAnswerOf, StatelessExchanges, type StatelessFacts } from './client-stateless.js';
 
 /** The header carrying the session id (header names are case-insensitive). */
 export const SESSION_ID_HEADER = 'mcp-session-id';
@@ -89,7 +88,7 @@ export interface SessionRenewal {
  *   and the cause is reported to `onerror`;
  * - problems that concern no request (the standalone stream failing) go to `onerror` only.
  */
-export class StreamableHttpClientTransport implements Transport, StatelessEraTransport {
+export class StreamableHttpClientTransport implements Transport {
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -119,12 +118,13 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
   private standalone: StreamTask | undefined;
   private renewal: { readonly expired: string; readonly done: Promise<void> } | undefined;
   private renewals = 0;
-  /** Set while the Client speaks a stateless revision (2026-07-28 on); see {@link setStatelessEra}. */
-  private stateless: StatelessEra | undefined;
-  /** Requests of the stateless era in flight, so that cancelling one closes its exchange. */
-  private readonly inflight = new Map<RequestId, ChildController>();
-  /** Parsed `x-mcp-header` annotations by input schema object. */
-  private readonly headerParameterCache = new WeakMap<object, HeaderParameters>();
+  /**
+   * Set while the engine speaks a stateless revision (2026-07-28 on), as the revision facts
+   * sent with each message say; see {@link send}.
+   */
+  private stateless: StatelessFacts | undefined;
+  /** The stateless era's exchanges in flight and parsed tool header annotations. */
+  private readonly exchanges = new StatelessExchanges();
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.url = new URL(url);
@@ -150,20 +150,6 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
     this.protocolVersionValue = version;
   }
 
-  /**
-   * Switches to the Streamable HTTP of the stateless era, or back (undefined): every POST then
-   * carries `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` headers of
-   * annotated tool parameters; there is no session, no GET stream and no resumption; a JSON-RPC
-   * error in the body of an HTTP error answer is delivered as the request's answer; and
-   * cancelling a request closes its exchange instead of POSTing `notifications/cancelled`.
-   * The Client calls this itself when it negotiates the era.
-   */
-  setStatelessEra(era: StatelessEra | undefined): void {
-    this.stateless = era;
-    this.protocolVersionValue = era?.protocolVersion ?? this.options.protocolVersion;
-    if (era !== undefined) this.sessionIdValue = undefined;
-  }
-
   /** Readies the transport; no request is made until the first message is sent. */
   async start(): Promise<void> {
     if (this.started) {
@@ -178,18 +164,26 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
   /**
    * POSTs one message or batch. Resolves once the server accepted it: after a JSON answer was
    * delivered, or as soon as an SSE answer stream opened (it is then read in the background).
+   *
+   * When `options.revision` names a stateless revision, the message travels in the Streamable
+   * HTTP of the stateless era: every POST carries `MCP-Protocol-Version`, `Mcp-Method`,
+   * `Mcp-Name` and the `Mcp-Param-*` headers of annotated tool parameters; there is no session,
+   * no GET stream and no resumption; a JSON-RPC error in the body of an HTTP error answer is
+   * delivered as the request's answer; and cancelling a request closes its exchange instead of
+   * POSTing `notifications/cancelled`. A stateful revision switches back.
    */
-  async send(message: JSONRPCMessage | JSONRPCMessage[], _options?: TransportSendOptions): Promise<void> {
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     if (!this.started || this.closing !== undefined) {
       throw new SdkError('NOT_CONNECTED', 'StreamableHttpClientTransport is not running');
     }
+    this.followEra(options);
     if (this.stateless !== undefined && isNotificationOf(message, CANCELLED_NOTIFICATION)) {
       // Closing the exchange is the cancellation in this era; no notification is POSTed.
       const params = (message as { params?: unknown }).params;
       const id = isJsonObject(params) ? params.requestId : undefined;
       if (typeof id === 'string' || typeof id === 'number') {
         this.unanswered.delete(id);
-        this.inflight.get(id)?.controller.abort(new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
+        this.exchanges.inflight.get(id)?.controller.abort(new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
       }
       return;
     }
@@ -198,6 +192,15 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
     if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) {
       this.openStandaloneStream();
     }
+  }
+
+  /** Enters or leaves the stateless era as the engine's revision facts for the next message say. */
+  private followEra(options: TransportSendOptions | undefined): void {
+    const era = eraOf(options, this.stateless);
+    if (era === this.stateless) return;
+    if (era !== undefined && this.stateless === undefined) this.sessionIdValue = undefined;
+    this.stateless = era;
+    this.protocolVersionValue = era?.revision ?? this.options.protocolVersion;
   }
 
   /** Aborts every request and stream, ends the session with DELETE, and fires `onclose` once. */
@@ -255,13 +258,13 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
     const sentSession = this.sessionIdValue;
     const abort = childController(this.master.signal);
     for (const id of ids) this.unanswered.add(id);
-    if (this.stateless !== undefined) for (const id of ids) this.inflight.set(id, abort);
+    if (this.stateless !== undefined) for (const id of ids) this.exchanges.inflight.set(id, abort);
     let streaming = false;
     try {
       const response = await this.requester.send({
         method: 'POST',
         url: this.url,
-        headers: { ...this.protocolHeaders({ accept: POST_ACCEPT, 'content-type': 'application/json' }, isInitializeRequest(message)), ...this.metadataHeaders(message) },
+        headers: { ...this.protocolHeaders({ accept: POST_ACCEPT, 'content-type': 'application/json' }, isInitializeRequest(message)), ...(this.stateless === undefined ? {} : this.exchanges.metadataHeaders(this.stateless, message)) },
         body: encodeMessage(message),
         controller: abort.controller,
       });
@@ -279,28 +282,12 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
     } catch (error) {
       for (const id of ids) {
         this.unanswered.delete(id);
-        this.inflight.delete(id);
+        this.exchanges.inflight.delete(id);
       }
       throw error;
     } finally {
       if (!streaming) abort.release();
     }
-  }
-
-  /** The stateless era's metadata headers for one message (none in the stateful era). */
-  private metadataHeaders(message: JSONRPCMessage | JSONRPCMessage[]): Record<string, string> {
-    if (this.stateless === undefined || Array.isArray(message) || !('method' in message)) return {};
-    const params = (message as { params?: unknown }).params;
-    const headers = standardHeaders(message.method, params);
-    if (!isJsonObject(params) || typeof params.name !== 'string' || !('id' in message)) return headers;
-    const schema = this.stateless.toolInputSchema(params.name);
-    if (!isJsonObject(schema)) return headers;
-    let parsed = this.headerParameterCache.get(schema);
-    if (parsed === undefined) {
-      parsed = headerParameters(schema);
-      this.headerParameterCache.set(schema, parsed);
-    }
-    return parsed.ok ? { ...headers, ...parameterHeaders(parsed.parameters, params.arguments) } : headers;
   }
 
   /**
@@ -375,7 +362,7 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
       const id = responseIdOf(item);
       if (id !== undefined) {
         this.unanswered.delete(id);
-        this.inflight.delete(id);
+        this.exchanges.inflight.delete(id);
         const receiver = this.hidden.get(id);
         if (receiver !== undefined) {
           this.hidden.delete(id);
@@ -509,16 +496,4 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
       // A failing error hook must not break the transport.
     }
   }
-}
-
-/** The JSON-RPC error response an HTTP error answer carried for one of `ids`, if it carried one. */
-function errorAnswerOf(error: HttpTransportError, ids: readonly RequestId[]): unknown {
-  if (error.rpcError === undefined || error.body === undefined) return undefined;
-  try {
-    const value = JSON.parse(error.body) as unknown;
-    if (isJsonObject(value) && (typeof value.id === 'string' || typeof value.id === 'number') && ids.includes(value.id)) return value;
-  } catch {
-    // A truncated or non-JSON body is no answer.
-  }
-  return undefined;
 }

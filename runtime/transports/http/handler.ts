@@ -4,7 +4,7 @@
  */
 import { createBearerGuard, type BearerAuthOptions } from '../../features/auth/resource-server.js';
 import { asError } from '../../core/errors.js';
-import type { Server } from '../../peers/server.js';
+import type { ServedSession, SessionFactory } from '../../core/session.js';
 import type { EventStore } from './event-store.js';
 import { fetchResponseOf, viewOfFetchRequest, type FetchRequestInfo } from './fetch-adapter.js';
 import { withHeaders, type HttpReply, type HttpRequestView, type ResourceCounts } from './http-types.js';
@@ -28,8 +28,8 @@ export const DEFAULT_MAX_SESSIONS = 10_000;
 
 /** Options of {@link createMcpHttpHandler}. */
 export interface McpHttpHandlerOptions extends SecurityOptions {
-  /** Creates the Server of a new session (stateless mode: of each request). */
-  readonly server: () => Server | Promise<Server>;
+  /** Creates the Server (any {@link ServedSession}) of a new session (stateless mode: of each request). */
+  readonly server: SessionFactory;
   /**
    * Session mode (default true): `initialize` mints an Mcp-Session-Id that later requests must
    * carry. False is stateless mode: a fresh Server per POST, no session id, no GET stream.

@@ -6,13 +6,11 @@
 import { SdkError } from '../../core/errors.js';
 import { isJsonObject, isRequestId, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
 import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
+import type { RevisionFacts } from '../../core/revision-facts.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import type { HttpReply } from './http-types.js';
 import { errorReply, errorResponse, TRANSPORT_ERROR_CODES } from './replies.js';
 import { replayOnly, SseStream, type ReplayedEvent, type StreamSettings } from './sse-stream.js';
-
-/** The first revision whose streams start with a priming event and support server-side closing. */
-export const POLLING_REVISION = '2025-11-25';
 
 /**
  * What handlers find in `context.extra` on the HTTP transport, beyond the session id.
@@ -44,8 +42,11 @@ export interface StreamableServerTransportOptions {
   /** Prefix of every stream id of this transport; it is how replay recognises its own streams. */
   readonly streamPrefix: string;
   readonly settings: StreamSettings;
-  /** The negotiated revision, once known; decides on priming events. */
-  readonly revision: () => string | undefined;
+  /**
+   * The facts of the session's negotiated revision, once negotiated (see `sessionFacts`):
+   * whether a new stream starts with a priming event.
+   */
+  readonly revision: () => RevisionFacts | undefined;
   /**
    * The prefix resumption accepts (default `streamPrefix`). A session served by several
    * replicas gives each local copy its own `streamPrefix` under the session's `resumePrefix`,
@@ -440,13 +441,12 @@ export class StreamableServerTransport implements Transport {
   }
 
   private createStream(kind: 'request' | 'standalone', requestIds: readonly RequestId[]): SseStream {
-    const revision = this.options.revision();
     const resumable = this.sessionId !== undefined;
     const stream = new SseStream({
       id: `${this.options.streamPrefix}.${this.nextStream++}`,
       kind,
       requestIds,
-      priming: resumable && revision !== undefined && revision >= POLLING_REVISION,
+      priming: resumable && this.options.revision()?.primesStreams === true,
       resumable,
       settings: this.options.settings,
       hooks: {

@@ -4,8 +4,9 @@
  * resumption with Last-Event-ID) and DELETE (end the session), with or without sessions.
  */
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
-import { statefulRevisions, revisionModule } from '../../core/revisions.js';
-import type { Server } from '../../peers/server.js';
+import type { RevisionFacts } from '../../core/revision-facts.js';
+import { statefulRevisions } from '../../core/revisions.js';
+import type { ServedSession, SessionFactory } from '../../core/session.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { discardReply, withHeaders } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
@@ -13,7 +14,7 @@ import { acceptsAll, readPostedMessages, type AcceptedPayload } from './request-
 import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
 import { asError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
-import { mintSessionId, randomHex, type HttpSession, type SessionRegistry, type SessionStore, type SharedSessionState } from './session.js';
+import { mintSessionId, randomHex, sessionFacts, type HttpSession, type SessionRegistry, type SessionStore, type SharedSessionState } from './session.js';
 import type { StreamSettings } from './sse-stream.js';
 
 /** The revision a request without MCP-Protocol-Version header is assumed to speak (spec rule). */
@@ -21,7 +22,7 @@ export const DEFAULT_HEADERLESS_REVISION = '2025-03-26';
 
 /** What the leg needs from the handler. */
 export interface StreamableLegOptions {
-  readonly serverFactory: () => Server | Promise<Server>;
+  readonly serverFactory: SessionFactory;
   /** False: stateless mode, a fresh Server per POST and no Mcp-Session-Id. */
   readonly sessions: boolean;
   /** Whether GET opens a standalone stream (resumption with Last-Event-ID works regardless). */
@@ -45,7 +46,7 @@ class StreamableSession implements HttpSession {
 
   constructor(
     readonly id: string,
-    readonly server: Server,
+    readonly server: ServedSession,
     readonly transport: StreamableServerTransport,
     /** With a session store: the shared state as this copy last saw or wrote it. */
     public shared?: SharedSessionState,
@@ -114,7 +115,7 @@ export class StreamableHttpLeg {
     }
     const { transport, server } = found;
     // The session's Server already holds its negotiated revision module; no second lookup.
-    if (payload.batch && !server.protocol.revision?.batching) {
+    if (payload.batch && sessionFacts(server)?.batching !== true) {
       return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, `Invalid Request: revision ${server.protocolVersion} does not allow JSON-RPC batches`);
     }
     const reused = payload.requestIds.find((id) => transport.hasPendingRequest(id));
@@ -209,10 +210,10 @@ export class StreamableHttpLeg {
    * A session's Server connected to a new transport. With a session store every local copy gets
    * stream ids of its own under the session's prefix and the shared standalone stream.
    */
-  private async connectSession(id: string, server: Server, prefix: string): Promise<StreamableSession> {
+  private async connectSession(id: string, server: ServedSession, prefix: string): Promise<StreamableSession> {
     const store = this.options.sessionStore;
     const { settings } = this.options;
-    const revision = (): string | undefined => server.protocolVersion;
+    const revision = (): RevisionFacts | undefined => sessionFacts(server);
     const transport = new StreamableServerTransport(store === undefined
       ? { sessionId: id, streamPrefix: prefix, settings, revision }
       : {
@@ -221,7 +222,14 @@ export class StreamableHttpLeg {
         resumePrefix: prefix,
         settings,
         revision,
-        standalone: store.standalone(id, { keepAliveMs: settings.keepAliveMs, retryMs: settings.retryMs, counts: settings.counts, revision, report: settings.report }),
+        standalone: store.standalone(id, {
+          keepAliveMs: settings.keepAliveMs,
+          retryMs: settings.retryMs,
+          counts: settings.counts,
+          revision: () => server.protocolVersion,
+          primesStreams: () => revision()?.primesStreams === true,
+          report: settings.report,
+        }),
       });
     const session = new StreamableSession(id, server, transport);
     await server.connect(transport);
@@ -244,15 +252,12 @@ export class StreamableHttpLeg {
       // Notifications and responses have nobody to go to without a session.
       return emptyReply(202);
     }
-    if (payload.batch && !revisionModule(version).batching) {
-      return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, `Invalid Request: revision ${version} does not allow JSON-RPC batches`);
-    }
     const server = await this.options.serverFactory();
     const transport = new StreamableServerTransport({
       sessionId: undefined,
       streamPrefix: randomHex(8),
       settings: { ...this.options.settings, eventStore: undefined },
-      revision: () => server.protocolVersion,
+      revision: () => sessionFacts(server),
     });
     await server.connect(transport);
     const extra = this.extraFor(request, transport);
@@ -262,6 +267,11 @@ export class StreamableHttpLeg {
       if (server.protocolVersion === undefined) {
         await server.close();
         return errorReply(500, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, 'Internal error: the server refused to initialise');
+      }
+      // The session now holds the module of the header's revision, which says whether batches are allowed.
+      if (payload.batch && sessionFacts(server)?.batching !== true) {
+        await server.close();
+        return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, `Invalid Request: revision ${version} does not allow JSON-RPC batches`);
       }
     }
     const release = (): void => {
@@ -390,7 +400,7 @@ function unsupportedVersion(version: string): HttpReply {
 }
 
 /** The state a session store keeps of a session that just completed its handshake. */
-function sharedStateOf(server: Server, streamPrefix: string): SharedSessionState {
+function sharedStateOf(server: ServedSession, streamPrefix: string): SharedSessionState {
   return {
     protocolVersion: server.protocolVersion!,
     clientCapabilities: server.clientCapabilities ?? {},

@@ -2,6 +2,7 @@
  * mcpgen's root entry: runtime-neutral (no `node:` imports), usable in Node, browsers,
  * Workers, Deno and Bun. Node-only transports live under `mcpgen/node`.
  */
+import { installOAuthPlugin } from './features/auth/plugin.js';
 export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotificationHandler, type ListAllOptions, type ListenSubscription, type NegotiationMode, type PageItem, type PaginatedMethod } from './peers/client.js';
 // The Client in the stateless era: era choice per server, multi round-trip requests, cacheable results.
 export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice } from './era/client-era.js';
@@ -28,6 +29,7 @@ export type * from '../generated/latest.js';
 export { SseParser, type ParsedSseEvent, type SseParserHandlers, type SseParserOptions } from './transports/http/sse-parser.js';
 export { HttpTransportError, findHttpTransportError, type HttpTransportErrorDetails } from './transports/http/client-errors.js';
 export type { FetchLike, HeadersSource, HttpClientOptions } from './transports/http/client-request.js';
+export type { FetchWrapper, RequestGuard, RequestGuardOutcome } from './transports/http/auth-hooks.js';
 export { DEFAULT_RECONNECT_POLICY, type ReconnectOptions, type ReconnectPolicy } from './transports/http/client-reconnect.js';
 export {
   StreamableHttpClientTransport,
@@ -121,3 +123,6 @@ export {
   SUBSCRIPTION_ID_META,
 } from './era/meta.js';
 export { decodeHeaderValue, headerParameters, type HeaderParameter } from './era/mcp-headers.js';
+
+// The HTTP transports' `authProvider` and `auth` options are OAuth (mcpgen/auth) from this entry on.
+installOAuthPlugin();

@@ -7,7 +7,7 @@ import { isJsonObject, JSONRPC_VERSION, type JSONRPCMessage, type JSONRPCRequest
 import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST } from '../../core/special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
-import { applyAuthProvider, type AuthProviderOption } from '../../features/auth/fetch.js';
+import { withAuthProvider, type AuthProviderOption } from './auth-hooks.js';
 import { HttpTransportError } from './client-errors.js';
 import {
   INITIALIZED_NOTIFICATION,
@@ -129,7 +129,7 @@ export class StreamableHttpClientTransport implements Transport {
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.url = new URL(url);
     this.options = options;
-    this.requester = new HttpRequester(applyAuthProvider(options, this.url));
+    this.requester = new HttpRequester(withAuthProvider(options, this.url));
     this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
     this.sessionIdValue = options.sessionId;
     this.protocolVersionValue = options.protocolVersion;

@@ -2,25 +2,22 @@
  * The client side of the Streamable HTTP transport (MCP 2025-03-26 and later). Runtime-neutral:
  * it needs only fetch, streams, TextDecoder, AbortController and timers.
  */
-import { SdkError, asError, messageOf } from '../../core/errors.js';
-import { isJsonObject, JSONRPC_VERSION, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '../../core/jsonrpc.js';
-import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST } from '../../core/special-methods.js';
+import { SdkError, asError } from '../../core/errors.js';
+import { isJsonObject, JSONRPC_VERSION, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
+import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
-import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
-import { withAuthProvider, type AuthProviderOption } from './auth-hooks.js';
+import { encodeMessage } from '../../core/wire-format.js';
+import { withAuthProvider } from './auth-hooks.js';
 import { HttpTransportError } from './client-errors.js';
-import {
-  INITIALIZED_NOTIFICATION,
-  isInitializeRequest,
-  isNotificationOf,
-  protocolVersionOf,
-  requestIdsOf,
-  responseIdOf,
-} from './client-messages.js';
-import { reconnectPolicy, type ReconnectOptions, type ReconnectPolicy } from './client-reconnect.js';
-import { childController, discardBody, HttpRequester, mediaTypeOf, type ChildController, type HttpClientOptions } from './client-request.js';
-import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
+import { INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from './client-messages.js';
+import type { StreamableHttpClientTransportOptions } from './client-options.js';
+import { reconnectPolicy, type ReconnectPolicy } from './client-reconnect.js';
+import { SessionRenewer, type RenewalHost } from './client-renewal.js';
+import { childController, discardBody, HttpRequester, mediaTypeOf, readJsonAnswer, type ChildController } from './client-request.js';
 import { eraOf, errorAnswerOf, StatelessExchanges, type StatelessFacts } from './client-stateless.js';
+import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
+
+export type { SessionRenewal, StreamableHttpClientTransportOptions } from './client-options.js';
 
 /** The header carrying the session id (header names are case-insensitive). */
 export const SESSION_ID_HEADER = 'mcp-session-id';
@@ -35,40 +32,6 @@ export const TRANSPORT_LOST_RESPONSE_CODE = -32000;
 
 const POST_ACCEPT = 'application/json, text/event-stream';
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
-
-/** Options of a {@link StreamableHttpClientTransport}. */
-export interface StreamableHttpClientTransportOptions extends HttpClientOptions, AuthProviderOption {
-  /** How dropped event streams are re-established (see {@link ReconnectOptions}). */
-  readonly reconnect?: ReconnectOptions | undefined;
-  /** A session id to use from the first request on, e.g. to continue a session of an earlier process. */
-  readonly sessionId?: string | undefined;
-  /**
-   * The `MCP-Protocol-Version` to send until the transport sees a negotiation itself; it is
-   * only needed together with `sessionId`, as the transport otherwise learns the version from
-   * the `initialize` result it carries.
-   */
-  readonly protocolVersion?: string | undefined;
-  /** Open the server's standalone GET stream after initialization (default true). */
-  readonly openStandaloneStream?: boolean | undefined;
-  /**
-   * On HTTP 404 for a request that carried a session id (the session expired), start a new
-   * session by replaying the `initialize` request and `notifications/initialized` this
-   * transport carried earlier, hiding that handshake from the engine, then send the failed
-   * message again, once (default true).
-   */
-  readonly reinitializeOnExpiry?: boolean | undefined;
-  /** Called after a transparent re-initialization replaced an expired session. */
-  readonly onsessionrenewed?: ((renewal: SessionRenewal) => void) | undefined;
-  /** How long `close()` waits for the DELETE that ends the session; default 2000 ms. */
-  readonly closeTimeoutMs?: number | undefined;
-}
-
-/** Reported through `onsessionrenewed`. */
-export interface SessionRenewal {
-  readonly expiredSessionId: string;
-  /** The new session's id; undefined when the server stopped using sessions. */
-  readonly sessionId: string | undefined;
-}
 
 /**
  * A Streamable HTTP client transport. Each message is POSTed to the MCP endpoint; answers come
@@ -111,13 +74,9 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly unanswered = new Set<RequestId>();
   /** Internal requests whose responses are kept from the engine, with their receivers. */
   private readonly hidden = new Map<RequestId, (response: unknown) => void>();
-  /** The last `initialize` request carried, replayed to renew an expired session. */
-  private initializeRequest: JSONRPCRequest | undefined;
-  private pendingInitializeId: RequestId | undefined;
-  private initializedNotification: JSONRPCMessage | undefined;
+  /** The handshake carried, replayed to renew an expired session. */
+  private readonly renewer: SessionRenewer;
   private standalone: StreamTask | undefined;
-  private renewal: { readonly expired: string; readonly done: Promise<void> } | undefined;
-  private renewals = 0;
   /**
    * Set while the engine speaks a stateless revision (2026-07-28 on), as the revision facts
    * sent with each message say; see {@link send}.
@@ -133,6 +92,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
     this.sessionIdValue = options.sessionId;
     this.protocolVersionValue = options.protocolVersion;
+    this.renewer = new SessionRenewer(this.createRenewalHost());
   }
 
   /** The session id the server assigned, once it did. */
@@ -252,7 +212,7 @@ export class StreamableHttpClientTransport implements Transport {
    */
   private async post(message: JSONRPCMessage | JSONRPCMessage[], mode: 'renewable' | 'once' | 'handshake'): Promise<void> {
     if (mode !== 'handshake') {
-      await this.renewal?.done.catch(() => undefined);
+      await this.renewer.settled();
     }
     const ids = requestIdsOf(message);
     const sentSession = this.sessionIdValue;
@@ -271,11 +231,11 @@ export class StreamableHttpClientTransport implements Transport {
       if (isInitializeRequest(message)) {
         this.captureSessionId(response);
       }
-      if (response.status === 404 && sentSession !== undefined && mode === 'renewable' && this.canRenew(message)) {
+      if (response.status === 404 && sentSession !== undefined && mode === 'renewable' && this.renewer.canRenew(message)) {
         await discardBody(response);
         abort.release();
         for (const id of ids) this.unanswered.delete(id);
-        await this.renewSession(sentSession);
+        await this.renewer.renew(sentSession);
         return await this.post(message, 'once');
       }
       streaming = await this.accept(response, ids, abort);
@@ -314,27 +274,7 @@ export class StreamableHttpClientTransport implements Transport {
       void followStream(this.streamHost, task, response);
       return true;
     }
-    if (type !== 'application/json') {
-      await discardBody(response);
-      throw new HttpTransportError(
-        `POST ${this.url.href} answered a request with HTTP ${response.status} and content type ${JSON.stringify(type)} instead of JSON or an event stream`,
-        { method: 'POST', url: this.url.href, status: response.status, statusText: response.statusText },
-      );
-    }
-    let value: unknown;
-    try {
-      value = decodeMessage(await response.text());
-    } catch (error) {
-      throw new HttpTransportError(`Reading the JSON answer of POST ${this.url.href} failed: ${messageOf(error)}`, {
-        method: 'POST', url: this.url.href, status: response.status, cause: error,
-      });
-    }
-    if (value instanceof ParseFailure) {
-      throw new HttpTransportError(`POST ${this.url.href} answered with invalid JSON: ${value.detail}`, {
-        method: 'POST', url: this.url.href, status: response.status,
-      });
-    }
-    this.deliver(value);
+    this.deliver(await readJsonAnswer(response, type, this.url));
     this.failUnanswered(ids, 'the JSON answer carried no response for it');
     return false;
   }
@@ -369,11 +309,8 @@ export class StreamableHttpClientTransport implements Transport {
           receiver(item);
           continue;
         }
-        if (id === this.pendingInitializeId) {
-          this.pendingInitializeId = undefined;
-          const version = protocolVersionOf(item);
-          if (version !== undefined) this.protocolVersionValue = version;
-        }
+        const version = this.renewer.negotiatedBy(id, item);
+        if (version !== undefined) this.protocolVersionValue = version;
       }
       visible.push(item);
     }
@@ -397,62 +334,46 @@ export class StreamableHttpClientTransport implements Transport {
 
   private observeOutgoing(message: JSONRPCMessage | JSONRPCMessage[]): void {
     for (const item of Array.isArray(message) ? message : [message]) {
-      if (!('method' in item)) continue;
-      if (item.method === INITIALIZE_REQUEST && 'id' in item) {
-        this.initializeRequest = item;
-        this.pendingInitializeId = item.id;
-      } else if (item.method === INITIALIZED_NOTIFICATION) {
-        this.initializedNotification = item;
-      } else if (item.method === CANCELLED_NOTIFICATION && isJsonObject(item.params)) {
+      this.renewer.observe(item);
+      if ('method' in item && item.method === CANCELLED_NOTIFICATION && isJsonObject(item.params)) {
         // The engine stopped waiting, so a lost stream of that request need not be resumed.
         this.unanswered.delete(item.params.requestId as RequestId);
       }
     }
   }
 
-  private canRenew(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
-    return this.initializeRequest !== undefined && !isInitializeRequest(message);
-  }
-
-  /** Renews the expired session once, however many messages ran into its 404. */
-  private async renewSession(expired: string): Promise<void> {
-    if (this.renewal?.expired !== expired) {
-      if (this.sessionIdValue !== expired) return;
-      this.renewal = { expired, done: this.reinitialize(expired) };
-    }
-    await this.renewal.done;
-  }
-
-  private async reinitialize(expired: string): Promise<void> {
-    this.sessionIdValue = undefined;
-    this.standalone?.abort.controller.abort(new Error('session expired'));
-    this.standalone = undefined;
-    const request: JSONRPCRequest = { ...this.initializeRequest!, id: `mcpgen-reinitialize-${++this.renewals}` };
-    const answered = new Promise<unknown>((resolve) => this.hidden.set(request.id, resolve));
-    try {
-      await this.post(request, 'handshake');
-    } catch (error) {
-      this.hidden.delete(request.id);
-      throw new HttpTransportError(`Session ${expired} expired and starting a new one failed: ${messageOf(error)}`, {
-        method: 'POST', url: this.url.href, status: 404, cause: error,
-      });
-    }
-    const response = await answered;
-    const version = protocolVersionOf(response);
-    if (version === undefined || (this.protocolVersionValue !== undefined && version !== this.protocolVersionValue)) {
-      const detail = version === undefined ? `the server answered ${JSON.stringify(response)}` : `the server now negotiates ${version} instead of ${this.protocolVersionValue}`;
-      throw new HttpTransportError(`Session ${expired} expired and could not be renewed: ${detail}`, {
-        method: 'POST', url: this.url.href, status: 404,
-      });
-    }
-    this.protocolVersionValue = version;
-    await this.post(this.initializedNotification ?? { jsonrpc: JSONRPC_VERSION, method: INITIALIZED_NOTIFICATION }, 'handshake');
-    this.openStandaloneStream();
-    try {
-      this.options.onsessionrenewed?.({ expiredSessionId: expired, sessionId: this.sessionIdValue });
-    } catch (error) {
-      this.report(asError(error));
-    }
+  private createRenewalHost(): RenewalHost {
+    const transport = this;
+    return {
+      url: this.url,
+      get sessionId() {
+        return transport.sessionIdValue;
+      },
+      set sessionId(value) {
+        transport.sessionIdValue = value;
+      },
+      get protocolVersion() {
+        return transport.protocolVersionValue;
+      },
+      set protocolVersion(value) {
+        transport.protocolVersionValue = value;
+      },
+      postHandshake: (message) => this.post(message, 'handshake'),
+      hideResponse: (id) => new Promise<unknown>((resolve) => this.hidden.set(id, resolve)),
+      forgetResponse: (id) => this.hidden.delete(id),
+      dropStandaloneStream: () => {
+        this.standalone?.abort.controller.abort(new Error('session expired'));
+        this.standalone = undefined;
+      },
+      renewed: (expired) => {
+        this.openStandaloneStream();
+        try {
+          this.options.onsessionrenewed?.({ expiredSessionId: expired, sessionId: this.sessionIdValue });
+        } catch (error) {
+          this.report(asError(error));
+        }
+      },
+    };
   }
 
   private createStreamHost(policy: ReconnectPolicy): StreamHost {

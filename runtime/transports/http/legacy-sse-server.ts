@@ -12,7 +12,7 @@ import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
 import type { HttpReply, HttpRequestView, ResourceCounts } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { acceptsAll, isJsonContentType } from './request-checks.js';
-import type { HttpMessageExtra } from './server-transport.js';
+import type { HttpMessageExtra } from './server-extra.js';
 import { mintSessionId, type HttpSession, type SessionRegistry } from './session.js';
 import { streamReply } from './sse-stream.js';
 import { formatSseEvent, SseConnection } from './sse-writer.js';

@@ -6,7 +6,7 @@
 import { revisionFacts, type RevisionFacts } from '../../core/revision-facts.js';
 import type { RestoredSessionState, ServedSession } from '../../core/session.js';
 import type { ResourceCounts } from './http-types.js';
-import type { StandaloneChannel } from './server-transport.js';
+import type { StandaloneChannel } from './server-replicas.js';
 
 /**
  * The transport facts of a served session's negotiated revision, read from the module its

@@ -3,6 +3,7 @@
  * their request: the HTTP-only members beyond the session id.
  */
 import type { MessageExtra } from '../../core/transport.js';
+import type { HttpRequestView } from './http-types.js';
 
 /**
  * What handlers find in `context.extra` on the HTTP transport, beyond the session id.
@@ -27,3 +28,12 @@ export function httpExtra(context: { readonly extra: MessageExtra | undefined })
   return (context.extra ?? {}) as HttpMessageExtra;
 }
 
+/** The `extra` of messages POSTed in `request` to a Streamable HTTP transport. */
+export function extraFor(request: HttpRequestView, transport: { readonly sessionId: string | undefined; closeStandaloneStream(): Promise<boolean> }): HttpMessageExtra {
+  const base: HttpMessageExtra = {
+    requestHeaders: (name) => request.header(name),
+    ...(request.authInfo !== undefined ? { authInfo: request.authInfo } : {}),
+    closeStandaloneStream: () => transport.closeStandaloneStream(),
+  };
+  return transport.sessionId === undefined ? base : { ...base, sessionId: transport.sessionId };
+}

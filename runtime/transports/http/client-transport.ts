@@ -346,18 +346,10 @@ export class StreamableHttpClientTransport implements Transport {
     const transport = this;
     return {
       url: this.url,
-      get sessionId() {
-        return transport.sessionIdValue;
-      },
-      set sessionId(value) {
-        transport.sessionIdValue = value;
-      },
-      get protocolVersion() {
-        return transport.protocolVersionValue;
-      },
-      set protocolVersion(value) {
-        transport.protocolVersionValue = value;
-      },
+      get sessionId() { return transport.sessionIdValue; },
+      set sessionId(value) { transport.sessionIdValue = value; },
+      get protocolVersion() { return transport.protocolVersionValue; },
+      set protocolVersion(value) { transport.protocolVersionValue = value; },
       postHandshake: (message) => this.post(message, 'handshake'),
       hideResponse: (id) => new Promise<unknown>((resolve) => this.hidden.set(id, resolve)),
       forgetResponse: (id) => this.hidden.delete(id),

@@ -16,7 +16,7 @@ export { InterpretingJsonSchemaValidator, type InterpretingValidatorOptions } fr
 export type { FormatCheck } from './core/json-schema/formats.js';
 export { defaultJsonSchemaValidator } from './peers/client-helpers/tool-output.js';
 // The stateless era (2026-07-28 on).
-export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice, type StatelessEra, type StatelessEraTransport } from './era/client-era.js';
+export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice } from './era/client-era.js';
 export { ResponseCache } from './era/client-response-cache.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './era/client-mrtr.js';
 export { StatelessContext } from './era/stateless-request.js';

@@ -113,3 +113,43 @@ export function messageOf(error: unknown): string {
 export function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(messageOf(error));
 }
+
+/** Construction details of a {@link TransportError}. */
+export interface TransportErrorDetails {
+  /** The status the transport's channel reported (an HTTP status), when it reported one. */
+  readonly status?: number | undefined;
+  /** The JSON-RPC error object the failed exchange carried, if it carried one. */
+  readonly rpcError?: JSONRPCErrorObject | undefined;
+  /** The underlying failure. */
+  readonly cause?: unknown;
+}
+
+/**
+ * A transport failed to carry a message, and says what its channel answered: the status (HTTP
+ * transports) and the JSON-RPC error the answer carried. Peers read these facts to tell an
+ * older server from a refusal without knowing which transport they run on; transports
+ * subclass it (HttpTransportError).
+ */
+export class TransportError extends Error {
+  /** The channel's status (an HTTP status), or undefined when there was no answer. */
+  readonly status: number | undefined;
+  /** The JSON-RPC error object of the answer, when the other side answered with one. */
+  readonly rpcError: JSONRPCErrorObject | undefined;
+
+  constructor(message: string, details: TransportErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'TransportError';
+    this.status = details.status;
+    this.rpcError = details.rpcError;
+  }
+}
+
+/** Finds a TransportError in an error or its `cause` chain (SdkError wraps it as its cause). */
+export function findTransportError(error: unknown): TransportError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
+    if (current instanceof TransportError) return current;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return undefined;
+}

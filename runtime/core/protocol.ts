@@ -17,6 +17,7 @@ import {
   type Side,
 } from './method-table.js';
 import { PendingRequests } from './pending-requests.js';
+import { revisionFacts } from './revision-facts.js';
 import type {
   NotificationHandler,
   NotificationOptions,
@@ -25,7 +26,7 @@ import type {
   RequestOptions,
 } from './request-context.js';
 import { CANCELLED_NOTIFICATION } from './special-methods.js';
-import type { MessageExtra, Transport } from './transport.js';
+import type { MessageExtra, Transport, TransportSendOptions } from './transport.js';
 import { describeIssues } from './validation.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
 import { cancelledError, reasonText, relatedOptions, transmit } from './transmit.js';
@@ -67,6 +68,11 @@ export class Protocol {
    * then finds the module in memory. Once a connection's modules are loaded this is synchronous.
    */
   prepareIncoming?: ((value: unknown) => Promise<unknown> | undefined) | undefined;
+  /**
+   * The input schema of a tool the peer has listed, passed to the transport with every
+   * outgoing message (see TransportSendOptions.toolInputSchema). The Client sets it.
+   */
+  toolInputSchema?: ((name: string) => unknown) | undefined;
 
   private readonly methods: MethodTable;
   private readonly validateIncoming: boolean;
@@ -250,7 +256,7 @@ export class Protocol {
     const message: JSONRPCRequest = sent === undefined
       ? { jsonrpc: JSONRPC_VERSION, id, method }
       : { jsonrpc: JSONRPC_VERSION, id, method, params: sent };
-    const sendOptions = relatedOptions(options.relatedRequestId);
+    const sendOptions = this.sendOptions(options.relatedRequestId);
     return new Promise<R>((resolve, reject) => {
       const onAbort = (): void => {
         const request = this.pending.take(id);
@@ -305,7 +311,7 @@ export class Protocol {
       ? { jsonrpc: JSONRPC_VERSION, method }
       : { jsonrpc: JSONRPC_VERSION, method, params };
     try {
-      await transmit(transport, message, relatedOptions(options.relatedRequestId));
+      await transmit(transport, message, this.sendOptions(options.relatedRequestId));
     } catch (error) {
       throw new SdkError('SEND_FAILED', `Failed to send ${method}: ${messageOf(error)}`, { cause: error });
     }
@@ -326,7 +332,7 @@ export class Protocol {
       if (reply === undefined || transport !== this.connection) {
         return;
       }
-      transmit(transport, reply.message, relatedOptions(reply.relatedRequestId)).catch((error: unknown) => {
+      transmit(transport, reply.message, this.sendOptions(reply.relatedRequestId)).catch((error: unknown) => {
         this.report(new SdkError('SEND_FAILED', `Failed to send a reply: ${messageOf(error)}`, { cause: error }));
       });
     });
@@ -388,6 +394,16 @@ export class Protocol {
     this.notification(CANCELLED_NOTIFICATION, { requestId, reason }, { relatedRequestId }).catch((error: unknown) => {
       this.report(asError(error));
     });
+  }
+
+  /** What the transport learns with each message: its request, the bound revision's facts, tool schemas. */
+  private sendOptions(relatedRequestId: RequestId | undefined): TransportSendOptions {
+    const revision = this.revision;
+    return {
+      ...(relatedRequestId === undefined ? {} : { relatedRequestId }),
+      ...(revision === undefined ? {} : { revision: revisionFacts(revision) }),
+      ...(this.toolInputSchema === undefined ? {} : { toolInputSchema: this.toolInputSchema }),
+    };
   }
 
   private report(error: Error): void {

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, RequestId } from './jsonrpc.js';
+import type { RevisionFacts } from './revision-facts.js';
 
 /** Re-exported so transport authors find the failure marker next to the contract. */
 export { ParseFailure, type ParseFailureKind } from './wire-format.js';
@@ -10,6 +11,18 @@ export interface TransportSendOptions {
    * while handling it). Stream-based HTTP transports route on it; stdio ignores it.
    */
   readonly relatedRequestId?: RequestId | undefined;
+  /**
+   * The revision the engine speaks as it sends this message, with the facts that decide how
+   * it travels (era, batching, stream priming); undefined while no revision is bound. A
+   * transport whose wire differs by era (Streamable HTTP) reads it here, per message.
+   */
+  readonly revision?: RevisionFacts | undefined;
+  /**
+   * The input schema of a tool the sending peer has listed (undefined for one not seen yet),
+   * for transports that mirror annotated tool parameters into headers (Streamable HTTP in
+   * the stateless era).
+   */
+  readonly toolInputSchema?: ((name: string) => unknown) | undefined;
 }
 
 /** Facts a transport knows about an inbound message beyond its content. */
@@ -52,6 +65,12 @@ export interface Transport {
   onerror?: (error: Error) => void;
   /** The session id, for transports that have sessions. */
   readonly sessionId?: string;
+  /**
+   * True when the transport mirrors `x-mcp-header` tool parameters into headers, in which
+   * case a Client drops tools with invalid annotations from `tools/list` results, as the spec
+   * requires.
+   */
+  readonly mirrorsToolParameters?: boolean | undefined;
   /**
    * Why the connection ended when it ended from the other side (e.g. the child process exited
    * with a code and stderr output). The engine puts it into the errors it rejects pending

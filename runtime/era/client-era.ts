@@ -1,42 +1,9 @@
 /**
- * What the Client remembers and tells others about the protocol era of a server: the hook a
- * transport implements to learn that the stateless era is on, and the cache of each server's
- * era, so that a second connection skips the `server/discover` probe.
+ * What the Client remembers about the protocol era of a server: the cache of each server's
+ * era, so that a second connection skips the `server/discover` probe. (Transports learn the
+ * era of each message from the engine, with the message: TransportSendOptions.revision.)
  */
 import type { Transport } from '../core/transport.js';
-
-/** What a transport learns when the Client starts speaking a stateless revision. */
-export interface StatelessEra {
-  /** The revision every request now declares (and HTTP mirrors into `MCP-Protocol-Version`). */
-  readonly protocolVersion: string;
-  /**
-   * The input schema of a tool the client has listed, so that a transport that mirrors
-   * annotated tool parameters into headers (Streamable HTTP) can find them; undefined for a
-   * tool not seen yet.
-   */
-  toolInputSchema(name: string): unknown;
-}
-
-/**
- * Implemented by transports whose wire behaviour differs in the stateless era (Streamable
- * HTTP: no session, no GET stream, metadata headers). The Client calls `setStatelessEra` with
- * the era's facts before its first stateless request and with undefined when it falls back to
- * the `initialize` handshake.
- */
-export interface StatelessEraTransport {
-  setStatelessEra(era: StatelessEra | undefined): void;
-  /**
-   * True when the transport mirrors `x-mcp-header` tool parameters, in which case the Client
-   * drops tools with invalid annotations from `tools/list` results, as the spec requires.
-   */
-  readonly mirrorsToolParameters?: boolean | undefined;
-}
-
-/** The transport's stateless-era hook, when it has one. */
-export function statelessHookOf(transport: Transport | undefined): StatelessEraTransport | undefined {
-  const candidate = transport as Partial<StatelessEraTransport> | undefined;
-  return typeof candidate?.setStatelessEra === 'function' ? (candidate as StatelessEraTransport) : undefined;
-}
 
 /** How a server was last found to speak. */
 export type EraChoice =

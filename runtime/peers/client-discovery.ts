@@ -5,7 +5,7 @@
 import type { Stateless } from '../../generated/latest.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
-import { findHttpTransportError } from '../transports/http/client-errors.js';
+import { findTransportError } from '../core/errors.js';
 
 /** What the probe needs of the Client. */
 export interface DiscoveryProbe {
@@ -81,7 +81,7 @@ export function newest(versions: readonly string[]): string | undefined {
 /** The JSON-RPC error a failure carries: the peer's answer, or the body of an HTTP error answer. */
 function rpcErrorOf(error: unknown): { readonly code: number; readonly message: string; readonly data?: unknown } | undefined {
   if (error instanceof ProtocolError) return { code: error.code, message: error.message, data: error.data };
-  return findHttpTransportError(error)?.rpcError;
+  return findTransportError(error)?.rpcError;
 }
 
 function supportedOf(data: unknown): string[] {
@@ -96,7 +96,7 @@ function supportedOf(data: unknown): string[] {
  */
 function looksLegacy(error: unknown, rpc: { readonly code: number } | undefined): boolean {
   if (error instanceof ProtocolError) return true;
-  const http = findHttpTransportError(error);
+  const http = findTransportError(error);
   if (http?.status !== undefined) return http.status >= 400 && http.status < 500 && http.status !== 401 && http.status !== 403;
   if (rpc !== undefined) return true;
   return error instanceof SdkError && error.code === 'REQUEST_TIMEOUT';

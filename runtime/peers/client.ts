@@ -16,7 +16,7 @@ import type { ProtocolTypesShape } from '../core/protocol-types.js';
 import { unavailableMethodError, type BothEras, type ClientParams, type ClientSenders, type HandledRequests, type ListenFilter } from './client-types.js';
 import type { NotificationContext, NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
-import { defaultEraCache, serverIdentity, statelessHookOf, type EraCache, type EraChoice } from '../era/client-era.js';
+import { defaultEraCache, serverIdentity, type EraCache, type EraChoice } from '../era/client-era.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, runInputRounds } from '../era/client-mrtr.js';
 import { ResponseCache } from '../era/client-response-cache.js';
 import { clientView } from '../era/client-revision.js';
@@ -358,7 +358,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     });
   }
 
-  /** Binds the stateless revision `version` to the engine and tells the transport. */
+  /** Binds the stateless revision `version` to the engine, which tells the transport with every message. */
   private enterStateless(version: string): void {
     const module = this.moduleFor(version);
     this.protocol.setRevision(clientView(module));
@@ -373,14 +373,10 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     this.negotiated = version;
     this.eraValue = 'stateless';
     this.baseMeta = undefined;
-    statelessHookOf(this.protocol.transport)?.setStatelessEra({
-      protocolVersion: version,
-      toolInputSchema: (name) => this.toolSchemas.get(name),
-    });
+    this.protocol.toolInputSchema = (name) => this.toolSchemas.get(name);
   }
 
   private leaveStateless(): void {
-    statelessHookOf(this.protocol.transport)?.setStatelessEra(undefined);
     this.negotiated = undefined;
     this.eraValue = undefined;
     this.baseMeta = undefined;
@@ -451,7 +447,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * drops tools whose annotations are invalid (reported through `onerror`), as the spec requires.
    */
   private learnTools(result: { readonly [key: string]: unknown }): unknown {
-    const mirrors = statelessHookOf(this.protocol.transport)?.mirrorsToolParameters === true;
+    const mirrors = this.protocol.transport?.mirrorsToolParameters === true;
     const kept: unknown[] = [];
     for (const tool of result.tools as unknown[]) {
       if (!isJsonObject(tool) || typeof tool.name !== 'string') continue;

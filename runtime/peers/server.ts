@@ -20,6 +20,7 @@ import { runStateless, type StatelessHost } from '../era/stateless-request.js';
 import { Subscriptions, type CacheHint } from '../era/subscriptions.js';
 import type { Transport } from '../core/transport.js';
 import { Method } from '../../generated/methods.js';
+import type { RestoredSessionState, ServedSession } from '../core/session.js';
 
 type Defaults = Stateful.ProtocolTypes;
 
@@ -47,16 +48,7 @@ export interface ServerOptions<T extends ProtocolTypesShape = Defaults> extends 
 }
 
 /** The negotiated state of a stateful session, as {@link Server.restoreSession} takes it. */
-export interface RestoredSessionState {
-  /** The negotiated stateful revision. */
-  readonly protocolVersion: string;
-  readonly clientCapabilities: Stateful.ClientCapabilities;
-  readonly clientInfo: Stateful.Implementation;
-  /** Whether `notifications/initialized` arrived. */
-  readonly initialized: boolean;
-  /** The level set with `logging/setLevel`, if any. */
-  readonly loggingLevel?: Stateful.LoggingLevel | undefined;
-}
+export type { RestoredSessionState };
 
 /** A handler for client→server request `M`: exact params in, exact result out. */
 export type ServerRequestHandler<M extends keyof T['clientRequests'], T extends ProtocolTypesShape = Defaults> = (
@@ -92,7 +84,7 @@ export interface Server<T extends ProtocolTypesShape = Defaults> extends ServerS
  * await server.connect(new StdioServerTransport());
  * ```
  */
-export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint {
+export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint implements ServedSession {
   /** Fires once the client sent `notifications/initialized`. */
   oninitialized?: () => void;
   /** The level the client asked for with `logging/setLevel`, if any. */

@@ -2,7 +2,7 @@
  * OAuth as fetch middleware: any HTTP transport that takes a `fetch` gets authorization by
  * wrapping it.
  */
-import type { FetchLike, HttpClientOptions } from '../../transports/http/client-request.js';
+import type { FetchLike } from '../../transports/http/client-request.js';
 import { OAuthAuthorizer } from './authorizer.js';
 import { bearerChallengeOf, type BearerChallenge } from './challenge.js';
 import { dpopChallengeOf, isDpopTokenType } from './dpop.js';
@@ -108,21 +108,4 @@ export function withOAuth(fetchImpl: FetchLike, provider: OAuthClientProvider, o
     }
   };
   return Object.assign(wrapped, { authorizerFor });
-}
-
-/** The transport option that turns OAuth on. */
-export interface AuthProviderOption {
-  /**
-   * OAuth for a protected server (see `mcpgen/auth`): every request carries the server's access
-   * token, and 401 and 403 `insufficient_scope` answers run authorization, then the request again.
-   */
-  readonly authProvider?: OAuthClientProvider | undefined;
-}
-
-/** The HTTP options of a transport for `serverUrl`, with its `fetch` wrapped by {@link withOAuth} when it has an `authProvider`. */
-export function applyAuthProvider(options: HttpClientOptions & AuthProviderOption, serverUrl: URL): HttpClientOptions {
-  const provider = options.authProvider;
-  if (provider === undefined) return options;
-  const base: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
-  return { ...options, fetch: withOAuth(base, provider, { serverUrl }) };
 }

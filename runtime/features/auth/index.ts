@@ -30,7 +30,10 @@ export {
   type TokenExchangeRequest,
   type TokenExchangeResponse,
 } from './grants.js';
-export { DEFAULT_MAX_STEP_UPS, withOAuth, type AuthProviderOption, type OAuthFetch, type WithOAuthOptions } from './fetch.js';
+export { DEFAULT_MAX_STEP_UPS, withOAuth, type OAuthFetch, type WithOAuthOptions } from './fetch.js';
+export type { AuthProviderOption } from '../../transports/http/auth-hooks.js';
+import { installOAuthPlugin } from './plugin.js';
+export { bearerRequestGuard, installOAuthPlugin, oauthFetchWrapper } from './plugin.js';
 export type { ClientCredentialsConfig, OAuthClientProvider } from './provider.js';
 export { authInfoOf, createBearerGuard, InvalidTokenError, type BearerAuthOptions, type DpopGuardOptions, type BearerGuard, type GuardOutcome, type TokenVerifier } from './resource-server.js';
 export { InMemoryOAuthStore, type OAuthStore } from './store.js';
@@ -46,3 +49,6 @@ export {
   type StoredTokens,
   type TokenEndpointAuthMethod,
 } from './types.js';
+
+// The transports' `authProvider` and `auth` options are served by this plug-in once any entry loads.
+installOAuthPlugin();

@@ -3,6 +3,7 @@
  * body that cannot be used, a network failure or a timeout. It keeps the status so that
  * callers (and the Streamable HTTP → HTTP+SSE fallback) can tell the cases apart.
  */
+import { TransportError } from '../../core/errors.js';
 import { isJsonObject, type JSONRPCErrorObject } from '../../core/jsonrpc.js';
 
 /** How much of an error body the error keeps and quotes. */
@@ -26,30 +27,27 @@ export interface HttpTransportErrorDetails {
   readonly cause?: unknown;
 }
 
-/** An HTTP exchange of a client transport failed. */
-export class HttpTransportError extends Error {
+/**
+ * An HTTP exchange of a client transport failed. Its `status` and `rpcError` are those of the
+ * core {@link TransportError}, which is what peers read.
+ */
+export class HttpTransportError extends TransportError {
   /** The HTTP method of the failed exchange. */
   readonly method: string;
   /** The URL it was sent to. */
   readonly url: string;
-  /** The response status, or undefined when no response arrived. */
-  readonly status: number | undefined;
   /** The response's status text, if any. */
   readonly statusText: string | undefined;
   /** The start of the response body (at most 1000 characters), if any. */
   readonly body: string | undefined;
-  /** The JSON-RPC error object of the body, when the server answered with one. */
-  readonly rpcError: JSONRPCErrorObject | undefined;
 
   constructor(message: string, details: HttpTransportErrorDetails) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    super(message, details);
     this.name = 'HttpTransportError';
     this.method = details.method;
     this.url = details.url;
-    this.status = details.status;
     this.statusText = details.statusText;
     this.body = details.body;
-    this.rpcError = details.rpcError;
   }
 
   /**

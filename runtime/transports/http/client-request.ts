@@ -5,6 +5,7 @@
  * long-lived event stream is never cut by it.
  */
 import { messageOf } from '../../core/errors.js';
+import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
 import { HttpTransportError } from './client-errors.js';
 
 /** The subset of `fetch` the transports call; pass a wrapper to add auth, logging or proxies. */
@@ -111,6 +112,32 @@ export async function discardBody(response: Response): Promise<void> {
   } catch {
     // The body is unwanted either way.
   }
+}
+
+/**
+ * The decoded JSON answer of a POST whose response has media type `type`; an
+ * HttpTransportError when it is no JSON, cannot be read or does not parse.
+ */
+export async function readJsonAnswer(response: Response, type: string | undefined, url: URL): Promise<unknown> {
+  if (type !== 'application/json') {
+    await discardBody(response);
+    throw new HttpTransportError(
+      `POST ${url.href} answered a request with HTTP ${response.status} and content type ${JSON.stringify(type)} instead of JSON or an event stream`,
+      { method: 'POST', url: url.href, status: response.status, statusText: response.statusText },
+    );
+  }
+  let value: unknown;
+  try {
+    value = decodeMessage(await response.text());
+  } catch (error) {
+    throw new HttpTransportError(`Reading the JSON answer of POST ${url.href} failed: ${messageOf(error)}`, {
+      method: 'POST', url: url.href, status: response.status, cause: error,
+    });
+  }
+  if (value instanceof ParseFailure) {
+    throw new HttpTransportError(`POST ${url.href} answered with invalid JSON: ${value.detail}`, { method: 'POST', url: url.href, status: response.status });
+  }
+  return value;
 }
 
 /** The media type of a response, lower-cased and without parameters ('' when absent). */

@@ -7,22 +7,18 @@ import { isJsonObject, JSONRPC_VERSION, type JSONRPCMessage, type JSONRPCRequest
 import { IMPLEMENTATION_ERROR_CODES } from '../../core/jsonrpc-codes.js';
 import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST } from '../../core/special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
-import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
-import { applyAuthProvider, type AuthProviderOption } from '../../features/auth/fetch.js';
+import { encodeMessage } from '../../core/wire-format.js';
+import { withAuthProvider } from './auth-hooks.js';
 import { HttpTransportError } from './client-errors.js';
-import {
-  INITIALIZED_NOTIFICATION,
-  isInitializeRequest,
-  isNotificationOf,
-  protocolVersionOf,
-  requestIdsOf,
-  responseIdOf,
-} from './client-messages.js';
-import { reconnectPolicy, type ReconnectOptions, type ReconnectPolicy } from './client-reconnect.js';
-import { childController, discardBody, HttpRequester, mediaTypeOf, type ChildController, type HttpClientOptions } from './client-request.js';
+import { INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from './client-messages.js';
+import type { StreamableHttpClientTransportOptions } from './client-options.js';
+import { reconnectPolicy, type ReconnectPolicy } from './client-reconnect.js';
+import { SessionRenewer, type RenewalHost } from './client-renewal.js';
+import { childController, discardBody, HttpRequester, mediaTypeOf, readJsonAnswer, type ChildController } from './client-request.js';
+import { eraOf, errorAnswerOf, StatelessExchanges, type StatelessFacts } from './client-stateless.js';
 import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
-import { headerParameters, parameterHeaders, standardHeaders, type HeaderParameters } from '../../era/mcp-headers.js';
-import type { StatelessEra, StatelessEraTransport } from '../../era/client-era.js';
+
+export type { SessionRenewal, StreamableHttpClientTransportOptions } from './client-options.js';
 
 /** The header carrying the session id (header names are case-insensitive). */
 export const SESSION_ID_HEADER = 'mcp-session-id';
@@ -37,40 +33,6 @@ export const TRANSPORT_LOST_RESPONSE_CODE = IMPLEMENTATION_ERROR_CODES.SERVER_ER
 
 const POST_ACCEPT = 'application/json, text/event-stream';
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
-
-/** Options of a {@link StreamableHttpClientTransport}. */
-export interface StreamableHttpClientTransportOptions extends HttpClientOptions, AuthProviderOption {
-  /** How dropped event streams are re-established (see {@link ReconnectOptions}). */
-  readonly reconnect?: ReconnectOptions | undefined;
-  /** A session id to use from the first request on, e.g. to continue a session of an earlier process. */
-  readonly sessionId?: string | undefined;
-  /**
-   * The `MCP-Protocol-Version` to send until the transport sees a negotiation itself; it is
-   * only needed together with `sessionId`, as the transport otherwise learns the version from
-   * the `initialize` result it carries.
-   */
-  readonly protocolVersion?: string | undefined;
-  /** Open the server's standalone GET stream after initialization (default true). */
-  readonly openStandaloneStream?: boolean | undefined;
-  /**
-   * On HTTP 404 for a request that carried a session id (the session expired), start a new
-   * session by replaying the `initialize` request and `notifications/initialized` this
-   * transport carried earlier, hiding that handshake from the engine, then send the failed
-   * message again, once (default true).
-   */
-  readonly reinitializeOnExpiry?: boolean | undefined;
-  /** Called after a transparent re-initialization replaced an expired session. */
-  readonly onsessionrenewed?: ((renewal: SessionRenewal) => void) | undefined;
-  /** How long `close()` waits for the DELETE that ends the session; default 2000 ms. */
-  readonly closeTimeoutMs?: number | undefined;
-}
-
-/** Reported through `onsessionrenewed`. */
-export interface SessionRenewal {
-  readonly expiredSessionId: string;
-  /** The new session's id; undefined when the server stopped using sessions. */
-  readonly sessionId: string | undefined;
-}
 
 /**
  * A Streamable HTTP client transport. Each message is POSTed to the MCP endpoint; answers come
@@ -100,7 +62,7 @@ export interface SessionRenewal {
  * await client.close();
  * ```
  */
-export class StreamableHttpClientTransport implements Transport, StatelessEraTransport {
+export class StreamableHttpClientTransport implements Transport {
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -123,27 +85,25 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
   private readonly unanswered = new Set<RequestId>();
   /** Internal requests whose responses are kept from the engine, with their receivers. */
   private readonly hidden = new Map<RequestId, (response: unknown) => void>();
-  /** The last `initialize` request carried, replayed to renew an expired session. */
-  private initializeRequest: JSONRPCRequest | undefined;
-  private pendingInitializeId: RequestId | undefined;
-  private initializedNotification: JSONRPCMessage | undefined;
+  /** The handshake carried, replayed to renew an expired session. */
+  private readonly renewer: SessionRenewer;
   private standalone: StreamTask | undefined;
-  private renewal: { readonly expired: string; readonly done: Promise<void> } | undefined;
-  private renewals = 0;
-  /** Set while the Client speaks a stateless revision (2026-07-28 on); see {@link setStatelessEra}. */
-  private stateless: StatelessEra | undefined;
-  /** Requests of the stateless era in flight, so that cancelling one closes its exchange. */
-  private readonly inflight = new Map<RequestId, ChildController>();
-  /** Parsed `x-mcp-header` annotations by input schema object. */
-  private readonly headerParameterCache = new WeakMap<object, HeaderParameters>();
+  /**
+   * Set while the engine speaks a stateless revision (2026-07-28 on), as the revision facts
+   * sent with each message say; see {@link send}.
+   */
+  private stateless: StatelessFacts | undefined;
+  /** The stateless era's exchanges in flight and parsed tool header annotations. */
+  private readonly exchanges = new StatelessExchanges();
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.url = new URL(url);
     this.options = options;
-    this.requester = new HttpRequester(applyAuthProvider(options, this.url));
+    this.requester = new HttpRequester(withAuthProvider(options, this.url));
     this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
     this.sessionIdValue = options.sessionId;
     this.protocolVersionValue = options.protocolVersion;
+    this.renewer = new SessionRenewer(this.createRenewalHost());
   }
 
   /** The session id the server assigned, once it did. */
@@ -161,20 +121,6 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
     this.protocolVersionValue = version;
   }
 
-  /**
-   * Switches to the Streamable HTTP of the stateless era, or back (undefined): every POST then
-   * carries `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` headers of
-   * annotated tool parameters; there is no session, no GET stream and no resumption; a JSON-RPC
-   * error in the body of an HTTP error answer is delivered as the request's answer; and
-   * cancelling a request closes its exchange instead of POSTing `notifications/cancelled`.
-   * The Client calls this itself when it negotiates the era.
-   */
-  setStatelessEra(era: StatelessEra | undefined): void {
-    this.stateless = era;
-    this.protocolVersionValue = era?.protocolVersion ?? this.options.protocolVersion;
-    if (era !== undefined) this.sessionIdValue = undefined;
-  }
-
   /** Readies the transport; no request is made until the first message is sent. */
   async start(): Promise<void> {
     if (this.started) {
@@ -189,18 +135,26 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
   /**
    * POSTs one message or batch. Resolves once the server accepted it: after a JSON answer was
    * delivered, or as soon as an SSE answer stream opened (it is then read in the background).
+   *
+   * When `options.revision` names a stateless revision, the message travels in the Streamable
+   * HTTP of the stateless era: every POST carries `MCP-Protocol-Version`, `Mcp-Method`,
+   * `Mcp-Name` and the `Mcp-Param-*` headers of annotated tool parameters; there is no session,
+   * no GET stream and no resumption; a JSON-RPC error in the body of an HTTP error answer is
+   * delivered as the request's answer; and cancelling a request closes its exchange instead of
+   * POSTing `notifications/cancelled`. A stateful revision switches back.
    */
-  async send(message: JSONRPCMessage | JSONRPCMessage[], _options?: TransportSendOptions): Promise<void> {
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     if (!this.started || this.closing !== undefined) {
       throw new SdkError('NOT_CONNECTED', 'StreamableHttpClientTransport is not running');
     }
+    this.followEra(options);
     if (this.stateless !== undefined && isNotificationOf(message, CANCELLED_NOTIFICATION)) {
       // Closing the exchange is the cancellation in this era; no notification is POSTed.
       const params = (message as { params?: unknown }).params;
       const id = isJsonObject(params) ? params.requestId : undefined;
       if (typeof id === 'string' || typeof id === 'number') {
         this.unanswered.delete(id);
-        this.inflight.get(id)?.controller.abort(new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
+        this.exchanges.inflight.get(id)?.controller.abort(new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
       }
       return;
     }
@@ -209,6 +163,15 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
     if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) {
       this.openStandaloneStream();
     }
+  }
+
+  /** Enters or leaves the stateless era as the engine's revision facts for the next message say. */
+  private followEra(options: TransportSendOptions | undefined): void {
+    const era = eraOf(options, this.stateless);
+    if (era === this.stateless) return;
+    if (era !== undefined && this.stateless === undefined) this.sessionIdValue = undefined;
+    this.stateless = era;
+    this.protocolVersionValue = era?.revision ?? this.options.protocolVersion;
   }
 
   /** Aborts every request and stream, ends the session with DELETE, and fires `onclose` once. */
@@ -260,58 +223,42 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
    */
   private async post(message: JSONRPCMessage | JSONRPCMessage[], mode: 'renewable' | 'once' | 'handshake'): Promise<void> {
     if (mode !== 'handshake') {
-      await this.renewal?.done.catch(() => undefined);
+      await this.renewer.settled();
     }
     const ids = requestIdsOf(message);
     const sentSession = this.sessionIdValue;
     const abort = childController(this.master.signal);
     for (const id of ids) this.unanswered.add(id);
-    if (this.stateless !== undefined) for (const id of ids) this.inflight.set(id, abort);
+    if (this.stateless !== undefined) for (const id of ids) this.exchanges.inflight.set(id, abort);
     let streaming = false;
     try {
       const response = await this.requester.send({
         method: 'POST',
         url: this.url,
-        headers: { ...this.protocolHeaders({ accept: POST_ACCEPT, 'content-type': 'application/json' }, isInitializeRequest(message)), ...this.metadataHeaders(message) },
+        headers: { ...this.protocolHeaders({ accept: POST_ACCEPT, 'content-type': 'application/json' }, isInitializeRequest(message)), ...(this.stateless === undefined ? {} : this.exchanges.metadataHeaders(this.stateless, message)) },
         body: encodeMessage(message),
         controller: abort.controller,
       });
       if (isInitializeRequest(message)) {
         this.captureSessionId(response);
       }
-      if (response.status === 404 && sentSession !== undefined && mode === 'renewable' && this.canRenew(message)) {
+      if (response.status === 404 && sentSession !== undefined && mode === 'renewable' && this.renewer.canRenew(message)) {
         await discardBody(response);
         abort.release();
         for (const id of ids) this.unanswered.delete(id);
-        await this.renewSession(sentSession);
+        await this.renewer.renew(sentSession);
         return await this.post(message, 'once');
       }
       streaming = await this.accept(response, ids, abort);
     } catch (error) {
       for (const id of ids) {
         this.unanswered.delete(id);
-        this.inflight.delete(id);
+        this.exchanges.inflight.delete(id);
       }
       throw error;
     } finally {
       if (!streaming) abort.release();
     }
-  }
-
-  /** The stateless era's metadata headers for one message (none in the stateful era). */
-  private metadataHeaders(message: JSONRPCMessage | JSONRPCMessage[]): Record<string, string> {
-    if (this.stateless === undefined || Array.isArray(message) || !('method' in message)) return {};
-    const params = (message as { params?: unknown }).params;
-    const headers = standardHeaders(message.method, params);
-    if (!isJsonObject(params) || typeof params.name !== 'string' || !('id' in message)) return headers;
-    const schema = this.stateless.toolInputSchema(params.name);
-    if (!isJsonObject(schema)) return headers;
-    let parsed = this.headerParameterCache.get(schema);
-    if (parsed === undefined) {
-      parsed = headerParameters(schema);
-      this.headerParameterCache.set(schema, parsed);
-    }
-    return parsed.ok ? { ...headers, ...parameterHeaders(parsed.parameters, params.arguments) } : headers;
   }
 
   /**
@@ -338,27 +285,7 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
       void followStream(this.streamHost, task, response);
       return true;
     }
-    if (type !== 'application/json') {
-      await discardBody(response);
-      throw new HttpTransportError(
-        `POST ${this.url.href} answered a request with HTTP ${response.status} and content type ${JSON.stringify(type)} instead of JSON or an event stream`,
-        { method: 'POST', url: this.url.href, status: response.status, statusText: response.statusText },
-      );
-    }
-    let value: unknown;
-    try {
-      value = decodeMessage(await response.text());
-    } catch (error) {
-      throw new HttpTransportError(`Reading the JSON answer of POST ${this.url.href} failed: ${messageOf(error)}`, {
-        method: 'POST', url: this.url.href, status: response.status, cause: error,
-      });
-    }
-    if (value instanceof ParseFailure) {
-      throw new HttpTransportError(`POST ${this.url.href} answered with invalid JSON: ${value.detail}`, {
-        method: 'POST', url: this.url.href, status: response.status,
-      });
-    }
-    this.deliver(value);
+    this.deliver(await readJsonAnswer(response, type, this.url));
     this.failUnanswered(ids, 'the JSON answer carried no response for it');
     return false;
   }
@@ -386,18 +313,15 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
       const id = responseIdOf(item);
       if (id !== undefined) {
         this.unanswered.delete(id);
-        this.inflight.delete(id);
+        this.exchanges.inflight.delete(id);
         const receiver = this.hidden.get(id);
         if (receiver !== undefined) {
           this.hidden.delete(id);
           receiver(item);
           continue;
         }
-        if (id === this.pendingInitializeId) {
-          this.pendingInitializeId = undefined;
-          const version = protocolVersionOf(item);
-          if (version !== undefined) this.protocolVersionValue = version;
-        }
+        const version = this.renewer.negotiatedBy(id, item);
+        if (version !== undefined) this.protocolVersionValue = version;
       }
       visible.push(item);
     }
@@ -421,62 +345,38 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
 
   private observeOutgoing(message: JSONRPCMessage | JSONRPCMessage[]): void {
     for (const item of Array.isArray(message) ? message : [message]) {
-      if (!('method' in item)) continue;
-      if (item.method === INITIALIZE_REQUEST && 'id' in item) {
-        this.initializeRequest = item;
-        this.pendingInitializeId = item.id;
-      } else if (item.method === INITIALIZED_NOTIFICATION) {
-        this.initializedNotification = item;
-      } else if (item.method === CANCELLED_NOTIFICATION && isJsonObject(item.params)) {
+      this.renewer.observe(item);
+      if ('method' in item && item.method === CANCELLED_NOTIFICATION && isJsonObject(item.params)) {
         // The engine stopped waiting, so a lost stream of that request need not be resumed.
         this.unanswered.delete(item.params.requestId as RequestId);
       }
     }
   }
 
-  private canRenew(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
-    return this.initializeRequest !== undefined && !isInitializeRequest(message);
-  }
-
-  /** Renews the expired session once, however many messages ran into its 404. */
-  private async renewSession(expired: string): Promise<void> {
-    if (this.renewal?.expired !== expired) {
-      if (this.sessionIdValue !== expired) return;
-      this.renewal = { expired, done: this.reinitialize(expired) };
-    }
-    await this.renewal.done;
-  }
-
-  private async reinitialize(expired: string): Promise<void> {
-    this.sessionIdValue = undefined;
-    this.standalone?.abort.controller.abort(new Error('session expired'));
-    this.standalone = undefined;
-    const request: JSONRPCRequest = { ...this.initializeRequest!, id: `mcpgen-reinitialize-${++this.renewals}` };
-    const answered = new Promise<unknown>((resolve) => this.hidden.set(request.id, resolve));
-    try {
-      await this.post(request, 'handshake');
-    } catch (error) {
-      this.hidden.delete(request.id);
-      throw new HttpTransportError(`Session ${expired} expired and starting a new one failed: ${messageOf(error)}`, {
-        method: 'POST', url: this.url.href, status: 404, cause: error,
-      });
-    }
-    const response = await answered;
-    const version = protocolVersionOf(response);
-    if (version === undefined || (this.protocolVersionValue !== undefined && version !== this.protocolVersionValue)) {
-      const detail = version === undefined ? `the server answered ${JSON.stringify(response)}` : `the server now negotiates ${version} instead of ${this.protocolVersionValue}`;
-      throw new HttpTransportError(`Session ${expired} expired and could not be renewed: ${detail}`, {
-        method: 'POST', url: this.url.href, status: 404,
-      });
-    }
-    this.protocolVersionValue = version;
-    await this.post(this.initializedNotification ?? { jsonrpc: JSONRPC_VERSION, method: INITIALIZED_NOTIFICATION }, 'handshake');
-    this.openStandaloneStream();
-    try {
-      this.options.onsessionrenewed?.({ expiredSessionId: expired, sessionId: this.sessionIdValue });
-    } catch (error) {
-      this.report(asError(error));
-    }
+  private createRenewalHost(): RenewalHost {
+    const transport = this;
+    return {
+      url: this.url,
+      get sessionId() { return transport.sessionIdValue; },
+      set sessionId(value) { transport.sessionIdValue = value; },
+      get protocolVersion() { return transport.protocolVersionValue; },
+      set protocolVersion(value) { transport.protocolVersionValue = value; },
+      postHandshake: (message) => this.post(message, 'handshake'),
+      hideResponse: (id) => new Promise<unknown>((resolve) => this.hidden.set(id, resolve)),
+      forgetResponse: (id) => this.hidden.delete(id),
+      dropStandaloneStream: () => {
+        this.standalone?.abort.controller.abort(new Error('session expired'));
+        this.standalone = undefined;
+      },
+      renewed: (expired) => {
+        this.openStandaloneStream();
+        try {
+          this.options.onsessionrenewed?.({ expiredSessionId: expired, sessionId: this.sessionIdValue });
+        } catch (error) {
+          this.report(asError(error));
+        }
+      },
+    };
   }
 
   private createStreamHost(policy: ReconnectPolicy): StreamHost {
@@ -520,16 +420,4 @@ export class StreamableHttpClientTransport implements Transport, StatelessEraTra
       // A failing error hook must not break the transport.
     }
   }
-}
-
-/** The JSON-RPC error response an HTTP error answer carried for one of `ids`, if it carried one. */
-function errorAnswerOf(error: HttpTransportError, ids: readonly RequestId[]): unknown {
-  if (error.rpcError === undefined || error.body === undefined) return undefined;
-  try {
-    const value = JSON.parse(error.body) as unknown;
-    if (isJsonObject(value) && (typeof value.id === 'string' || typeof value.id === 'number') && ids.includes(value.id)) return value;
-  } catch {
-    // A truncated or non-JSON body is no answer.
-  }
-  return undefined;
 }

@@ -11,7 +11,6 @@ import { isInitializeRequest } from './client-messages.js';
 import type { HttpClientOptions } from './client-request.js';
 import { StreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from './client-transport.js';
 import { LegacySseClientTransport, type LegacySseClientTransportOptions } from './legacy-sse-client.js';
-import { statelessHookOf, type StatelessEra, type StatelessEraTransport } from '../../era/client-era.js';
 
 /**
  * The statuses of the `initialize` POST that mean "not a Streamable HTTP endpoint", per the
@@ -44,7 +43,7 @@ export interface FallbackOptions extends HttpClientOptions {
  * choice is made again on the next message (the Client's `initialize`), so an old HTTP+SSE
  * server is still found after the probe.
  */
-export class FallbackHttpClientTransport implements Transport, StatelessEraTransport {
+export class FallbackHttpClientTransport implements Transport {
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -58,7 +57,6 @@ export class FallbackHttpClientTransport implements Transport, StatelessEraTrans
   private choosing: Promise<void> | undefined;
   private started = false;
   private closed = false;
-  private era: StatelessEra | undefined;
 
   constructor(url: string | URL, options: FallbackOptions = {}) {
     this.url = new URL(url);
@@ -81,12 +79,6 @@ export class FallbackHttpClientTransport implements Transport, StatelessEraTrans
 
   get closeReason(): Error | undefined {
     return this.active?.closeReason;
-  }
-
-  /** Passes the era on to the Streamable HTTP transport (HTTP+SSE has no stateless era). */
-  setStatelessEra(era: StatelessEra | undefined): void {
-    this.era = era;
-    statelessHookOf(this.active)?.setStatelessEra(era);
   }
 
   /** True unless HTTP+SSE was chosen, which mirrors no tool parameters. */
@@ -145,13 +137,12 @@ export class FallbackHttpClientTransport implements Transport, StatelessEraTrans
   private async choose(message: JSONRPCMessage | JSONRPCMessage[], options: TransportSendOptions | undefined): Promise<void> {
     const modern = new StreamableHttpClientTransport(this.url, { ...this.shared(), ...this.options.streamableHttp });
     await this.adopt(modern, 'streamable-http');
-    if (this.era !== undefined) modern.setStatelessEra(this.era);
     try {
       await modern.send(message, options);
       return;
     } catch (error) {
       const status = findHttpTransportError(error)?.status;
-      if (!isInitializeRequest(message) && this.era !== undefined && status !== undefined && status >= 400 && status < 500) {
+      if (!isInitializeRequest(message) && options?.revision?.era === 'stateless' && status !== undefined && status >= 400 && status < 500) {
         // A failed stateless-era probe decides nothing; the Client's next message chooses again.
         this.detach(modern);
         await modern.close().catch(() => undefined);

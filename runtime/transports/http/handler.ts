@@ -2,9 +2,9 @@
  * The HTTP server core: {@link createMcpHttpHandler} serves MCP sessions over Streamable HTTP
  * (and, opted in, the legacy HTTP+SSE transport) through a runtime-neutral request handler.
  */
-import { createBearerGuard, type BearerAuthOptions } from '../../features/auth/resource-server.js';
 import { asError } from '../../core/errors.js';
-import type { Server } from '../../peers/server.js';
+import type { ServedSession, SessionFactory } from '../../core/session.js';
+import { guardOf, type HandlerAuth, type RequestGuard } from './auth-hooks.js';
 import type { EventStore } from './event-store.js';
 import { fetchResponseOf, viewOfFetchRequest, type FetchRequestInfo } from './fetch-adapter.js';
 import { withHeaders, type HttpReply, type HttpRequestView, type ResourceCounts } from './http-types.js';
@@ -28,8 +28,8 @@ export const DEFAULT_MAX_SESSIONS = 10_000;
 
 /** Options of {@link createMcpHttpHandler}. */
 export interface McpHttpHandlerOptions extends SecurityOptions {
-  /** Creates the Server of a new session (stateless mode: of each request). */
-  readonly server: () => Server | Promise<Server>;
+  /** Creates the Server (any {@link ServedSession}) of a new session (stateless mode: of each request). */
+  readonly server: SessionFactory;
   /**
    * Session mode (default true): `initialize` mints an Mcp-Session-Id that later requests must
    * carry. False is stateless mode: a fresh Server per POST, no session id, no GET stream.
@@ -70,7 +70,14 @@ export interface McpHttpHandlerOptions extends SecurityOptions {
    * Resource Metadata, refuses requests without a valid token (401/403 with `WWW-Authenticate`),
    * and hands the verified credentials to handlers as `context.extra.authInfo`.
    */
-  readonly auth?: BearerAuthOptions | undefined;
+  readonly auth?: HandlerAuth | undefined;
+  /**
+   * Checks every request (but CORS preflights) before it reaches the MCP endpoint: answers it
+   * (a refusal, a metadata document) or lets it go on, e.g. with verified `authInfo`. The
+   * generic form of `auth` (mcpgen/auth's `bearerRequestGuard` makes the same guard); when both
+   * are given, `auth` checks first.
+   */
+  readonly guard?: RequestGuard | undefined;
 }
 
 /** Counts of what a handler holds, for introspection and leak checks. */
@@ -159,7 +166,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       registry,
     });
   const sweeper = startIdleSweep(registry, options.sessionIdleTimeoutMs, counts, report);
-  const guard = options.auth === undefined ? undefined : createBearerGuard(options.auth);
+  const guards = [guardOf(options.auth), options.guard].filter((guard): guard is RequestGuard => guard !== undefined);
   let closed = false;
 
   const route = async (request: HttpRequestView): Promise<HttpReply> => {
@@ -167,11 +174,13 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     if (refusal !== undefined) {
       return errorReply(refusal.status, TRANSPORT_ERROR_CODES.BAD_REQUEST, refusal.message);
     }
-    if (guard !== undefined && request.method !== 'OPTIONS') {
-      // Bearer tokens (mcpgen/auth): metadata and refusals are answered here; the rest goes on with its authInfo.
-      const outcome = await guard.check(request);
-      if ('reply' in outcome) return outcome.reply;
-      request = outcome.request;
+    if (request.method !== 'OPTIONS') {
+      // Guards (bearer tokens from mcpgen/auth, say) answer metadata and refusals here; the rest goes on with its authInfo.
+      for (const guard of guards) {
+        const outcome = await guard(request);
+        if ('reply' in outcome) return outcome.reply;
+        request = outcome.request;
+      }
     }
     switch (selectLeg(request, routes)) {
       case 'preflight':

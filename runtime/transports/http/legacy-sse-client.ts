@@ -7,7 +7,7 @@ import { SdkError, asError, messageOf } from '../../core/errors.js';
 import type { JSONRPCMessage } from '../../core/jsonrpc.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, encodeMessage } from '../../core/wire-format.js';
-import { applyAuthProvider, type AuthProviderOption } from '../../features/auth/fetch.js';
+import { withAuthProvider, type AuthProviderOption } from './auth-hooks.js';
 import { HttpTransportError } from './client-errors.js';
 import { readEventStream, type EventStreamEnd } from './client-event-stream.js';
 import { childController, discardBody, HttpRequester, mediaTypeOf, type HttpClientOptions } from './client-request.js';
@@ -51,7 +51,7 @@ export class LegacySseClientTransport implements Transport {
   constructor(url: string | URL, options: LegacySseClientTransportOptions = {}) {
     this.url = new URL(url);
     this.options = options;
-    this.requester = new HttpRequester(applyAuthProvider(options, this.url));
+    this.requester = new HttpRequester(withAuthProvider(options, this.url));
   }
 
   /** Where messages are POSTed, once the server announced it. */

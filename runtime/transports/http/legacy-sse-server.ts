@@ -6,13 +6,13 @@
  */
 import { SdkError } from '../../core/errors.js';
 import type { JSONRPCMessage } from '../../core/jsonrpc.js';
-import type { Server } from '../../peers/server.js';
+import type { ServedSession, SessionFactory } from '../../core/session.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
 import type { HttpReply, HttpRequestView, ResourceCounts } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { acceptsAll, isJsonContentType } from './request-checks.js';
-import type { HttpMessageExtra } from './server-transport.js';
+import type { HttpMessageExtra } from './server-extra.js';
 import { mintSessionId, type HttpSession, type SessionRegistry } from './session.js';
 import { streamReply } from './sse-stream.js';
 import { formatSseEvent, SseConnection } from './sse-writer.js';
@@ -32,7 +32,7 @@ export interface LegacySseOptions {
 
 /** Settings the legacy leg needs from the handler. */
 export interface LegacyLegOptions {
-  readonly serverFactory: () => Server | Promise<Server>;
+  readonly serverFactory: SessionFactory;
   readonly ssePath: string;
   readonly messagePath: string;
   readonly publicMessagePath: string;
@@ -110,7 +110,7 @@ class LegacySession implements HttpSession {
 
   constructor(
     readonly id: string,
-    readonly server: Server,
+    readonly server: ServedSession,
     readonly transport: LegacySseServerTransport,
   ) {}
 

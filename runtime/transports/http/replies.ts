@@ -50,3 +50,8 @@ export function sseHeaders(extra: HeaderMap = {}): HeaderMap {
     ...extra,
   };
 }
+
+/** The refusal of an MCP-Protocol-Version this endpoint does not serve. */
+export function unsupportedVersion(version: string): BodyReply {
+  return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
+}

@@ -7,33 +7,16 @@ import { SdkError } from '../../core/errors.js';
 import { isJsonObject, isRequestId, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
 import { featuresOf } from '../../core/revision-features.js';
 import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
+import type { RevisionFacts } from '../../core/revision-facts.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import type { HttpReply } from './http-types.js';
 import { errorReply, errorResponse, TRANSPORT_ERROR_CODES } from './replies.js';
+import type { HttpMessageExtra } from './server-extra.js';
+import { isResponseItem, ReplicaRelay, type StandaloneChannel } from './server-replicas.js';
 import { replayOnly, SseStream, type ReplayedEvent, type StreamSettings } from './sse-stream.js';
 
-/**
- * What handlers find in `context.extra` on the HTTP transport, beyond the session id.
- * Read it with {@link httpExtra}.
- */
-export interface HttpMessageExtra extends MessageExtra {
-  /**
-   * Closes the HTTP connection of the stream this request is answered on, without ending the
-   * stream (SEP-1699 polling, 2025-11-25 and later, event store required): the client
-   * reconnects after the `retry` interval and receives what was sent meanwhile. Resolves false
-   * where that is not possible.
-   */
-  readonly closeStream?: () => Promise<boolean>;
-  /** Closes the connection of the session's standalone GET stream the same way. */
-  readonly closeStandaloneStream?: () => Promise<boolean>;
-  /** The HTTP request's headers (lower-case names). */
-  readonly requestHeaders?: (name: string) => string | undefined;
-}
-
-/** Reads the HTTP-specific members of a handler context's `extra`. */
-export function httpExtra(context: { readonly extra: MessageExtra | undefined }): HttpMessageExtra {
-  return (context.extra ?? {}) as HttpMessageExtra;
-}
+export { httpExtra, type HttpMessageExtra } from './server-extra.js';
+export type { StandaloneChannel } from './server-replicas.js';
 
 /** Construction options of a {@link StreamableServerTransport}. */
 export interface StreamableServerTransportOptions {
@@ -42,8 +25,11 @@ export interface StreamableServerTransportOptions {
   /** Prefix of every stream id of this transport; it is how replay recognises its own streams. */
   readonly streamPrefix: string;
   readonly settings: StreamSettings;
-  /** The negotiated revision, once known; decides on priming events. */
-  readonly revision: () => string | undefined;
+  /**
+   * The facts of the session's negotiated revision, once negotiated (see `sessionFacts`):
+   * whether a new stream starts with a priming event.
+   */
+  readonly revision: () => RevisionFacts | undefined;
   /**
    * The prefix resumption accepts (default `streamPrefix`). A session served by several
    * replicas gives each local copy its own `streamPrefix` under the session's `resumePrefix`,
@@ -52,35 +38,6 @@ export interface StreamableServerTransportOptions {
   readonly resumePrefix?: string | undefined;
   /** A standalone stream shared by the replicas of a session (see SessionStore); replaces the local one. */
   readonly standalone?: StandaloneChannel | undefined;
-}
-
-/**
- * The standalone stream of a session served by several replicas: what the server sends outside
- * a request's stream goes there from any replica, and the replica holding the client's GET
- * connection writes it out. Event ids it mints are told apart from request-stream ones by `owns`.
- */
-export interface StandaloneChannel {
-  /** True while a GET connection of this replica carries the stream. */
-  readonly connected: boolean;
-  /** Adds a message to the stream; resolves once it is stored, rejects when it cannot be. */
-  send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void>;
-  /** Whether `lastEventId` is an event id of this stream. */
-  owns(lastEventId: string): boolean;
-  /** Opens the stream on this GET (from its start for new events, or after `lastEventId`). */
-  open(lastEventId: string | undefined): Promise<HttpReply>;
-  /** Closes the GET connection for SEP-1699 polling; false where impossible. */
-  closeConnection(): Promise<boolean>;
-  /** Ends this replica's connection and subscription; the shared stream stays. */
-  close(): Promise<void>;
-  /**
-   * Starts receiving the responses other replicas relay to this copy of the session (`copy`
-   * names it); resolves once nothing relayed to it can be missed. Without this member (and
-   * {@link relayResponse}) server-initiated requests keep the engine's ids and are answered
-   * only through this replica.
-   */
-  listenForResponses?(copy: string, deliver: (response: JSONRPCMessage) => void): Promise<void>;
-  /** Hands a response to the copy `copy` that sent the request; resolves false when no such copy listens. */
-  relayResponse?(copy: string, response: JSONRPCMessage): Promise<boolean>;
 }
 
 /**
@@ -113,14 +70,15 @@ export class StreamableServerTransport implements Transport {
   private readonly streams = new Map<string, SseStream>();
   private standalone: SseStream | undefined;
   private nextStream = 1;
-  /** With a relaying standalone channel: resolves once relayed responses reach this copy. */
-  private listening: Promise<void> | undefined;
+  /** With a relaying standalone channel: how this copy answers through any replica. */
+  private readonly relay: ReplicaRelay | undefined;
   private started = false;
   private closed = false;
 
   constructor(options: StreamableServerTransportOptions) {
     this.options = options;
     this.sessionId = options.sessionId;
+    this.relay = ReplicaRelay.over(options.standalone, options.streamPrefix, options.resumePrefix ?? options.streamPrefix);
   }
 
   /** True after `close()` or once the session ended. */
@@ -171,84 +129,16 @@ export class StreamableServerTransport implements Transport {
     if (isResponseMessage(message)) {
       return this.sendResponse(message);
     }
-    if (this.relays && !Array.isArray(message)) {
-      const outgoing = this.tagOutgoing(message);
-      if (outgoing !== message) return this.listen().then(() => this.route(outgoing, options));
+    if (this.relay !== undefined && !Array.isArray(message)) {
+      const outgoing = this.relay.tag(message);
+      if (outgoing !== message) {
+        const extra = this.sessionId === undefined ? undefined : { sessionId: this.sessionId };
+        return this.relay.listen((response) => {
+          if (!this.closed) this.onmessage?.(response, extra);
+        }).then(() => this.route(outgoing, options));
+      }
     }
     return this.route(message, options);
-  }
-
-  /** Whether server-initiated requests of this copy are answered through any replica. */
-  private get relays(): boolean {
-    const channel = this.options.standalone;
-    return channel?.listenForResponses !== undefined && channel.relayResponse !== undefined;
-  }
-
-  /**
-   * Every local copy of a shared session numbers its requests from 1, so a request's id on the
-   * wire is the engine's id under this copy's stream prefix: unique within the session, and it
-   * names the copy that awaits the response. Cancellations of those requests follow suit.
-   */
-  private tagOutgoing(message: JSONRPCMessage): JSONRPCMessage {
-    if ('method' in message && 'id' in message && typeof message.id === 'number') {
-      return { ...message, id: `${this.options.streamPrefix}.${message.id}` } as JSONRPCMessage;
-    }
-    if (isCancellation(message) && 'params' in message && isJsonObject(message.params) && typeof message.params.requestId === 'number') {
-      return { ...message, params: { ...message.params, requestId: `${this.options.streamPrefix}.${message.params.requestId}` } } as JSONRPCMessage;
-    }
-    return message;
-  }
-
-  /** Subscribes once, before the first tagged request leaves, so its response cannot be missed. */
-  private listen(): Promise<void> {
-    this.listening ??= this.options.standalone!.listenForResponses!(this.options.streamPrefix, (response) => {
-      const local = this.untag(response);
-      if (local !== undefined && !this.closed) this.onmessage?.(local, this.sessionId === undefined ? undefined : { sessionId: this.sessionId });
-    }).catch((error: unknown) => {
-      this.listening = undefined;
-      throw error;
-    });
-    return this.listening;
-  }
-
-  /** A response to a request of this copy with the engine's id back; undefined for anything else. */
-  private untag(item: unknown): unknown {
-    if (!isResponseItem(item) || typeof item.id !== 'string') return undefined;
-    const mine = `${this.options.streamPrefix}.`;
-    if (!item.id.startsWith(mine)) return undefined;
-    const id = Number(item.id.slice(mine.length));
-    return Number.isSafeInteger(id) ? { ...item, id } : undefined;
-  }
-
-  /**
-   * Splits POSTed messages: responses to this copy's requests get the engine's ids back,
-   * responses to another copy's requests are relayed to it, and the rest passes unchanged.
-   */
-  private async sortInbound(value: unknown): Promise<unknown> {
-    if (!this.relays) return value;
-    const items = Array.isArray(value) ? value : [value];
-    const kept: unknown[] = [];
-    const relayed: Promise<void>[] = [];
-    const session = `${this.options.resumePrefix ?? this.options.streamPrefix}.`;
-    for (const item of items) {
-      const local = this.untag(item);
-      if (local !== undefined) {
-        kept.push(local);
-        continue;
-      }
-      if (isResponseItem(item) && typeof item.id === 'string' && item.id.startsWith(session)) {
-        const copy = item.id.slice(0, item.id.lastIndexOf('.'));
-        relayed.push(this.options.standalone!.relayResponse!(copy, item as JSONRPCMessage).then((delivered) => {
-          // The copy that sent the request is gone, and the request with it.
-          if (!delivered) this.onerror?.(new Error(`No replica awaits the response to request ${JSON.stringify(item.id)}; it is dropped`));
-        }));
-        continue;
-      }
-      kept.push(item);
-    }
-    await Promise.all(relayed);
-    if (kept.length === 0) return undefined;
-    return Array.isArray(value) ? kept : kept[0];
   }
 
   private route(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
@@ -322,7 +212,7 @@ export class StreamableServerTransport implements Transport {
    */
   async accept(value: unknown, extra: HttpMessageExtra): Promise<void> {
     if (this.closed) return;
-    const local = await this.sortInbound(value);
+    const local = this.relay === undefined ? value : await this.relay.sortInbound(value, (error) => this.onerror?.(error));
     if (local !== undefined && !this.closed) {
       this.onmessage?.(local, extra);
       this.releaseCancelled(local);
@@ -438,13 +328,12 @@ export class StreamableServerTransport implements Transport {
   }
 
   private createStream(kind: 'request' | 'standalone', requestIds: readonly RequestId[]): SseStream {
-    const revision = this.options.revision();
     const resumable = this.sessionId !== undefined;
     const stream = new SseStream({
       id: `${this.options.streamPrefix}.${this.nextStream++}`,
       kind,
       requestIds,
-      priming: resumable && featuresOf(revision).primingEvents && featuresOf(revision).ssePolling,
+      priming: resumable && this.options.revision()?.primesStreams === true,
       resumable,
       settings: this.options.settings,
       hooks: {
@@ -481,10 +370,6 @@ function responseIds(message: JSONRPCMessage | JSONRPCMessage[]): RequestId[] {
 function isResponseMessage(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
   const first = Array.isArray(message) ? message[0] : message;
   return isJsonObject(first) && !('method' in first) && ('result' in first || 'error' in first);
-}
-
-function isResponseItem(item: unknown): item is { id?: unknown } {
-  return isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item);
 }
 
 function isCancellation(message: JSONRPCMessage | JSONRPCMessage[]): boolean {

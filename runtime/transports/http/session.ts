@@ -3,9 +3,19 @@
  * maps them to their Server and transport. Streamable HTTP and legacy HTTP+SSE sessions share
  * the registry (one id space, one limit, one introspection view) but never each other's ids.
  */
-import type { RestoredSessionState, Server } from '../../peers/server.js';
+import { revisionFacts, type RevisionFacts } from '../../core/revision-facts.js';
+import type { RestoredSessionState, ServedSession } from '../../core/session.js';
 import type { ResourceCounts } from './http-types.js';
-import type { StandaloneChannel } from './server-transport.js';
+import type { StandaloneChannel } from './server-replicas.js';
+
+/**
+ * The transport facts of a served session's negotiated revision, read from the module its
+ * engine is bound to; undefined before negotiation.
+ */
+export function sessionFacts(session: ServedSession): RevisionFacts | undefined {
+  const module = session.protocolVersion === undefined ? undefined : session.protocol.revision;
+  return module === undefined ? undefined : revisionFacts(module);
+}
 
 /** Which HTTP transport a session speaks. */
 export type SessionTransportKind = 'streamable-http' | 'sse';
@@ -14,7 +24,7 @@ export type SessionTransportKind = 'streamable-http' | 'sse';
 export interface HttpSession {
   readonly id: string;
   readonly kind: SessionTransportKind;
-  readonly server: Server;
+  readonly server: ServedSession;
   readonly createdAt: number;
   lastActivityAt: number;
   /** Requests received and not answered yet. */
@@ -62,8 +72,10 @@ export interface StandaloneChannelContext {
   /** The SSE `retry` value of priming events. */
   readonly retryMs: number;
   readonly counts: ResourceCounts;
-  /** The negotiated revision; decides on priming events. */
+  /** The negotiated revision, once negotiated. */
   readonly revision: () => string | undefined;
+  /** Whether the negotiated revision's streams start with a priming event (false before negotiation). */
+  readonly primesStreams: () => boolean;
   readonly report: (error: Error) => void;
 }
 

@@ -7,7 +7,7 @@
  * response stream cancels the request: the Server is closed and its handler aborted.
  */
 import { isJsonObject, type JSONRPCRequest } from '../../core/jsonrpc.js';
-import type { Server } from '../../peers/server.js';
+import type { ServedSession, SessionFactory } from '../../core/session.js';
 import { CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META, requestMeta } from '../../era/meta.js';
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
 import { pinnedFacts, statelessRevisions } from '../../core/revisions.js';
@@ -16,13 +16,13 @@ import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { readPostedMessages } from './request-checks.js';
 import { decodeHeaderValue, parameterHeaderMismatch } from '../../era/mcp-headers.js';
 import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
-import { randomHex } from './session.js';
+import { randomHex, sessionFacts } from './session.js';
 import type { StreamSettings } from './sse-stream.js';
 import { Method } from '../../../generated/methods.js';
 
 /** What the leg needs from the handler. */
 export interface StatelessLegOptions {
-  readonly serverFactory: () => Server | Promise<Server>;
+  readonly serverFactory: SessionFactory;
   readonly maxBodyBytes: number;
   readonly settings: StreamSettings;
 }
@@ -45,7 +45,7 @@ export class StatelessHttpLeg {
   private readonly options: StatelessLegOptions;
   private readonly codes = eraCodes();
   /** Servers answering a request right now (a `subscriptions/listen` one lives as long as its stream). */
-  private readonly active = new Set<Server>();
+  private readonly active = new Set<ServedSession>();
 
   constructor(options: StatelessLegOptions) {
     this.options = options;
@@ -145,12 +145,12 @@ export class StatelessHttpLeg {
     return errorReply(400, this.codes.HEADER_MISMATCH!, `Header mismatch: ${reason}`, {}, message.id);
   }
 
-  private async serve(request: HttpRequestView, server: Server, message: JSONRPCRequest): Promise<HttpReply> {
+  private async serve(request: HttpRequestView, server: ServedSession, message: JSONRPCRequest): Promise<HttpReply> {
     const transport = new StreamableServerTransport({
       sessionId: undefined,
       streamPrefix: randomHex(8),
       settings: { ...this.options.settings, eventStore: undefined },
-      revision: () => server.protocolVersion,
+      revision: () => sessionFacts(server),
     });
     this.active.add(server);
     const release = (): void => {

@@ -4,25 +4,28 @@
  * resumption with Last-Event-ID) and DELETE (end the session), with or without sessions.
  */
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
-import { statefulRevisions, pinnedFacts } from '../../core/revisions.js';
-import type { Server } from '../../peers/server.js';
+import { pinnedFacts } from '../../core/revisions.js';
+import type { RevisionFacts } from '../../core/revision-facts.js';
+import { statefulRevisions } from '../../core/revisions.js';
+import type { ServedSession, SessionFactory } from '../../core/session.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { discardReply, withHeaders } from './http-types.js';
-import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
+import { emptyReply, errorReply, TRANSPORT_ERROR_CODES, unsupportedVersion } from './replies.js';
 import { acceptsAll, readPostedMessages, type AcceptedPayload } from './request-checks.js';
-import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
+import { extraFor } from './server-extra.js';
+import { StreamableServerTransport } from './server-transport.js';
+import { postWithoutSession } from './streamable-sessionless.js';
 import { asError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
-import { mintSessionId, randomHex, type HttpSession, type SessionRegistry, type SessionStore, type SharedSessionState } from './session.js';
+import { mintSessionId, randomHex, sessionFacts, type HttpSession, type SessionRegistry, type SessionStore, type SharedSessionState } from './session.js';
 import type { StreamSettings } from './sse-stream.js';
 import { Method } from '../../../generated/methods.js';
 
-/** The revision a request without MCP-Protocol-Version header is assumed to speak (spec rule). */
-export const DEFAULT_HEADERLESS_REVISION = '2025-03-26';
+export { DEFAULT_HEADERLESS_REVISION } from './streamable-sessionless.js';
 
 /** What the leg needs from the handler. */
 export interface StreamableLegOptions {
-  readonly serverFactory: () => Server | Promise<Server>;
+  readonly serverFactory: SessionFactory;
   /** False: stateless mode, a fresh Server per POST and no Mcp-Session-Id. */
   readonly sessions: boolean;
   /** Whether GET opens a standalone stream (resumption with Last-Event-ID works regardless). */
@@ -35,9 +38,6 @@ export interface StreamableLegOptions {
   readonly sessionStore?: SessionStore | undefined;
 }
 
-/** The request id of the `initialize` a stateless POST is prefixed with; never seen by clients. */
-const STATELESS_INIT_ID = 'mcpgen-stateless-initialize';
-
 /** A Streamable HTTP session: its Server and the transport that routes its streams. */
 class StreamableSession implements HttpSession {
   readonly kind = 'streamable-http' as const;
@@ -46,7 +46,7 @@ class StreamableSession implements HttpSession {
 
   constructor(
     readonly id: string,
-    readonly server: Server,
+    readonly server: ServedSession,
     readonly transport: StreamableServerTransport,
     /** With a session store: the shared state as this copy last saw or wrote it. */
     public shared?: SharedSessionState,
@@ -104,7 +104,7 @@ export class StreamableHttpLeg {
     const payload = await readPostedMessages(request, this.options.maxBodyBytes);
     if (payload.kind !== 'messages') return payload;
     if (!this.options.sessions) {
-      return this.postStateless(request, payload);
+      return postWithoutSession(request, payload, this.options);
     }
     if (payload.initialize && request.header('mcp-session-id') === undefined) {
       return this.initialize(request, payload);
@@ -115,14 +115,14 @@ export class StreamableHttpLeg {
     }
     const { transport, server } = found;
     // The session's Server already holds its negotiated revision module; no second lookup.
-    if (payload.batch && !server.protocol.revision?.batching) {
+    if (payload.batch && sessionFacts(server)?.batching !== true) {
       return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, `Invalid Request: revision ${server.protocolVersion} does not allow JSON-RPC batches`);
     }
     const reused = payload.requestIds.find((id) => transport.hasPendingRequest(id));
     if (reused !== undefined) {
       return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(reused)} is already in use`, {}, reused);
     }
-    const extra = this.extraFor(request, transport);
+    const extra = extraFor(request, transport);
     if (payload.requestIds.length === 0) {
       if (found.shared !== undefined && !found.shared.initialized && hasInitializedNotification(payload.value)) {
         // Acknowledged only once every replica will know: a restored copy must not refuse requests.
@@ -181,7 +181,7 @@ export class StreamableHttpLeg {
       const prefix = randomHex(8);
       const session = await this.connectSession(id, server, prefix);
       const { transport } = session;
-      const reply = await transport.acceptRequests(payload.value, payload.requestIds, this.extraFor(request, transport), request.signal);
+      const reply = await transport.acceptRequests(payload.value, payload.requestIds, extraFor(request, transport), request.signal);
       if (server.protocolVersion === undefined || request.signal?.aborted === true) {
         // A failed handshake (or a client that left) leaves no session behind.
         await session.close();
@@ -210,10 +210,10 @@ export class StreamableHttpLeg {
    * A session's Server connected to a new transport. With a session store every local copy gets
    * stream ids of its own under the session's prefix and the shared standalone stream.
    */
-  private async connectSession(id: string, server: Server, prefix: string): Promise<StreamableSession> {
+  private async connectSession(id: string, server: ServedSession, prefix: string): Promise<StreamableSession> {
     const store = this.options.sessionStore;
     const { settings } = this.options;
-    const revision = (): string | undefined => server.protocolVersion;
+    const revision = (): RevisionFacts | undefined => sessionFacts(server);
     const transport = new StreamableServerTransport(store === undefined
       ? { sessionId: id, streamPrefix: prefix, settings, revision }
       : {
@@ -222,55 +222,19 @@ export class StreamableHttpLeg {
         resumePrefix: prefix,
         settings,
         revision,
-        standalone: store.standalone(id, { keepAliveMs: settings.keepAliveMs, retryMs: settings.retryMs, counts: settings.counts, revision, report: settings.report }),
+        standalone: store.standalone(id, {
+          keepAliveMs: settings.keepAliveMs,
+          retryMs: settings.retryMs,
+          counts: settings.counts,
+          revision: () => server.protocolVersion,
+          primesStreams: () => revision()?.primesStreams === true,
+          report: settings.report,
+        }),
       });
     const session = new StreamableSession(id, server, transport);
     await server.connect(transport);
     transport.onended = () => this.options.registry.remove(id, session);
     return session;
-  }
-
-  /**
-   * Stateless mode: a fresh Server per POST. Requests other than `initialize` reach a Server
-   * that is first initialised with the revision from the MCP-Protocol-Version header; the
-   * client's capabilities are unknown to it, so it cannot send the client requests.
-   */
-  private async postStateless(request: HttpRequestView, payload: AcceptedPayload): Promise<HttpReply> {
-    const header = request.header('mcp-protocol-version');
-    const version = header ?? DEFAULT_HEADERLESS_REVISION;
-    if (!statefulRevisions.includes(version)) {
-      return unsupportedVersion(version);
-    }
-    if (payload.requestIds.length === 0) {
-      // Notifications and responses have nobody to go to without a session.
-      return emptyReply(202);
-    }
-    if (payload.batch && !pinnedFacts(version).batching) {
-      return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, `Invalid Request: revision ${version} does not allow JSON-RPC batches`);
-    }
-    const server = await this.options.serverFactory();
-    const transport = new StreamableServerTransport({
-      sessionId: undefined,
-      streamPrefix: randomHex(8),
-      settings: { ...this.options.settings, eventStore: undefined },
-      revision: () => server.protocolVersion,
-    });
-    await server.connect(transport);
-    const extra = this.extraFor(request, transport);
-    if (!payload.initialize) {
-      const params = { protocolVersion: version, capabilities: {}, clientInfo: { name: 'stateless-http-client', version: '0.0.0' } };
-      discardReply(await transport.acceptRequests({ jsonrpc: '2.0', id: STATELESS_INIT_ID, method: INITIALIZE_REQUEST, params }, [STATELESS_INIT_ID], extra));
-      if (server.protocolVersion === undefined) {
-        await server.close();
-        return errorReply(500, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, 'Internal error: the server refused to initialise');
-      }
-    }
-    const release = (): void => {
-      void server.close().catch(() => undefined);
-    };
-    transport.onstreamfinish = release;
-    transport.onstreamdisconnect = release;
-    return transport.acceptRequests(payload.value, payload.requestIds, extra, request.signal);
   }
 
   private async get(request: HttpRequestView): Promise<HttpReply> {
@@ -375,23 +339,10 @@ export class StreamableHttpLeg {
       this.initializing--;
     }
   }
-
-  private extraFor(request: HttpRequestView, transport: StreamableServerTransport): HttpMessageExtra {
-    const base: HttpMessageExtra = {
-      requestHeaders: (name) => request.header(name),
-      ...(request.authInfo !== undefined ? { authInfo: request.authInfo } : {}),
-      closeStandaloneStream: () => transport.closeStandaloneStream(),
-    };
-    return transport.sessionId === undefined ? base : { ...base, sessionId: transport.sessionId };
-  }
-}
-
-function unsupportedVersion(version: string): HttpReply {
-  return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
 }
 
 /** The state a session store keeps of a session that just completed its handshake. */
-function sharedStateOf(server: Server, streamPrefix: string): SharedSessionState {
+function sharedStateOf(server: ServedSession, streamPrefix: string): SharedSessionState {
   return {
     protocolVersion: server.protocolVersion!,
     clientCapabilities: server.clientCapabilities ?? {},

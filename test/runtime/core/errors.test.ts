@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProtocolError, SdkError } from '../../../runtime/core/errors.js';
+import { findTransportError, ProtocolError, SdkError, TransportError } from '../../../runtime/core/errors.js';
 import { errorCode, JSONRPC_ERROR_CODES } from '../../../runtime/core/jsonrpc-codes.js';
 import { createFakeRevision } from '../fixtures/fake-revision.js';
 
@@ -43,5 +43,17 @@ describe('errorCode', () => {
     expect(errorCode(revision, 'METHOD_NOT_FOUND')).toBe(-39601);
     expect(errorCode(undefined, 'METHOD_NOT_FOUND')).toBe(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND);
     expect(errorCode(undefined, 'PARSE_ERROR')).toBe(-32700);
+  });
+});
+
+describe('TransportError', () => {
+  it('carries the status and JSON-RPC error and is found through SdkError causes', () => {
+    const rpcError = { code: -32602, message: 'bad' };
+    const failure = new TransportError('POST failed', { status: 400, rpcError });
+    const wrapped = new SdkError('SEND_FAILED', 'Failed to send x', { cause: failure });
+    expect(findTransportError(wrapped)).toBe(failure);
+    expect(findTransportError(wrapped)?.status).toBe(400);
+    expect(findTransportError(wrapped)?.rpcError).toEqual(rpcError);
+    expect(findTransportError(new Error('plain'))).toBeUndefined();
   });
 });

@@ -170,7 +170,7 @@ describe('Protocol: handler context', () => {
     const { transport } = await runHandler((context) => context.sendNotification('notifications/message', { level: 'info', data: 'hi' }));
     const frame = await transport.next();
     expect(frame.message).toEqual({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } });
-    expect(frame.options).toEqual({ relatedRequestId: 'req-1' });
+    expect(frame.options).toMatchObject({ relatedRequestId: 'req-1' });
   });
 
   it('logs through notifications/message', async () => {
@@ -181,7 +181,7 @@ describe('Protocol: handler context', () => {
     expect((await transport.nextMessage()).params).toEqual({ level: 'warning', data: { detail: 1 } });
     const second = await transport.next();
     expect(second.message).toMatchObject({ params: { level: 'error', data: 'text', logger: 'my-logger' } });
-    expect(second.options).toEqual({ relatedRequestId: 'req-1' });
+    expect(second.options).toMatchObject({ relatedRequestId: 'req-1' });
   });
 
   it('makes reportProgress a no-op without a progress token and uses the token when given', async () => {
@@ -194,7 +194,7 @@ describe('Protocol: handler context', () => {
       method: 'notifications/progress',
       params: { progressToken: 'tok', progress: 1, total: 2, message: 'm' },
     });
-    expect(frame.options).toEqual({ relatedRequestId: 'req-1' });
+    expect(frame.options).toMatchObject({ relatedRequestId: 'req-1' });
   });
 
   it('routes the cancellation of a timed-out nested request like the request itself', async () => {
@@ -212,7 +212,7 @@ describe('Protocol: handler context', () => {
       method: 'notifications/cancelled',
       params: { requestId: (frame.message as { id: number }).id },
     });
-    expect(cancellation.options).toEqual({ relatedRequestId: 'req-1' });
+    expect(cancellation.options).toMatchObject({ relatedRequestId: 'req-1' });
   });
 
   it('sends requests tied to the request and cancels them when the request is cancelled', async () => {
@@ -225,7 +225,7 @@ describe('Protocol: handler context', () => {
     harness.transport.deliver({ jsonrpc: '2.0', id: 'req-1', method: 'tools/call', params: { name: 'x' } });
     const frame = await harness.transport.next();
     expect(frame.message).toMatchObject({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } });
-    expect(frame.options).toEqual({ relatedRequestId: 'req-1' });
+    expect(frame.options).toMatchObject({ relatedRequestId: 'req-1' });
     harness.transport.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'req-1' } });
     await expect(nested).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
     const cancellation = await harness.transport.next();
@@ -233,6 +233,6 @@ describe('Protocol: handler context', () => {
       method: 'notifications/cancelled',
       params: { requestId: (frame.message as { id: number }).id },
     });
-    expect(cancellation.options).toEqual({ relatedRequestId: 'req-1' });
+    expect(cancellation.options).toMatchObject({ relatedRequestId: 'req-1' });
   });
 });

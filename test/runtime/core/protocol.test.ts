@@ -16,7 +16,7 @@ describe('Protocol: incoming requests', () => {
     transport.deliver(toolsCall(4, { name: 'echo' }));
     const frame = await transport.next();
     expect(frame.message).toEqual({ jsonrpc: '2.0', id: 4, result: { content: [{ type: 'text', text: 'echo' }] } });
-    expect(frame.options).toEqual({ relatedRequestId: 4 });
+    expect(frame.options).toMatchObject({ relatedRequestId: 4 });
   });
 
   it('answers with an empty object when the handler returns undefined', async () => {
@@ -476,5 +476,18 @@ describe('Protocol: closing', () => {
     next.deliver({ jsonrpc: '2.0', id: 2, method: 'ping' });
     expect(await next.nextMessage()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect(transport.sent).toHaveLength(0);
+  });
+});
+
+describe('Protocol: what the transport learns with each message', () => {
+  it('sends the bound revision facts and the tool schema hook with every outgoing message', async () => {
+    const { protocol, transport } = await connectedEngine({ side: 'client', revision: createFakeRevision({ revision: '2099-02-02', batching: false }) });
+    const schema = { type: 'object' };
+    protocol.toolInputSchema = (name) => (name === 'echo' ? schema : undefined);
+    void protocol.notification('notifications/initialized').catch(() => undefined);
+    const frame = await transport.next();
+    expect(frame.options?.revision).toMatchObject({ revision: '2099-02-02', era: 'stateful', batching: false });
+    expect(frame.options?.toolInputSchema?.('echo')).toBe(schema);
+    expect(frame.options?.relatedRequestId).toBeUndefined();
   });
 });

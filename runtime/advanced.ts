@@ -12,8 +12,8 @@ export { ParseFailure } from './core/wire-format.js';
 export { hasCapability } from './core/capabilities.js';
 export { eras, loaders } from '../generated/index.js';
 // JSON Schema supplied at run time.
-export { InterpretingJsonSchemaValidator, type InterpretingValidatorOptions } from './core/json-schema/interpreter.js';
-export type { FormatCheck } from './core/json-schema/formats.js';
+export { InterpretingJsonSchemaValidator, type InterpretingValidatorOptions } from './json-schema/interpreter.js';
+export type { FormatCheck } from './json-schema/formats.js';
 export { defaultJsonSchemaValidator } from './peers/client-helpers/tool-output.js';
 // The stateless era (2026-07-28 on).
 export { InMemoryEraCache, defaultEraCache, type EraCache, type EraChoice } from './era/client-era.js';

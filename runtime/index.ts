@@ -68,10 +68,10 @@ export {
 // URI templates (RFC 6570) with linear-time matching.
 export { UriTemplate, type UriTemplateVariableName, type UriVariables, type UriVariableValue } from './features/uri-template/uri-template.js';
 // Schemas: JSON Schema literals and Standard Schema objects, both typing handlers.
-export type { JsonSchema, JsonSchemaCheck, JsonSchemaObject, JsonSchemaResult, JsonSchemaValidator } from './core/json-schema/types.js';
-export type { FromJsonSchema, InferSchemaInput, InferSchemaOutput } from './core/json-schema/infer.js';
-export type { SchemaInput } from './core/json-schema/schema-input.js';
-export type { StandardJsonSchemaV1, StandardProps, StandardIssue, StandardResult } from './core/json-schema/standard-schema.js';
+export type { JsonSchema, JsonSchemaCheck, JsonSchemaObject, JsonSchemaResult, JsonSchemaValidator } from './json-schema/types.js';
+export type { FromJsonSchema, InferSchemaInput, InferSchemaOutput } from './json-schema/infer.js';
+export type { SchemaInput } from './json-schema/schema-input.js';
+export type { StandardJsonSchemaV1, StandardProps, StandardIssue, StandardResult } from './json-schema/standard-schema.js';
 // Revisions: the pinned list, the newest of each era, and each era's newest module (types, validators, ErrorCode).
 export { revisions, releasedRevisions, latestRevision, latestStatefulRevision, latestStatelessRevision, type Revision } from '../generated/index.js';
 export { statefulRevisions, statelessRevisions } from './core/revisions.js';

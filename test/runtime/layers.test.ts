@@ -1,5 +1,5 @@
-// The layer rule of docs/architecture.md, checked on every import of runtime/: core < era <
-// peers < transports < features < entries; a layer imports only from layers below it (and
+// The layer rule of docs/architecture.md, checked on every import of runtime/: json-schema (a
+// library under everything) < core < era < peers < transports < features < entries; a layer imports only from layers below it (and
 // generated/), and transports never import Client, Server or Endpoint, not even as types.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const RUNTIME = path.join(ROOT, 'runtime');
-const LAYERS = ['core', 'era', 'peers', 'transports', 'features', 'entries'] as const;
+const LAYERS = ['json-schema', 'core', 'era', 'peers', 'transports', 'features', 'entries'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /**

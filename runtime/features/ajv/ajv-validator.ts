@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { AnySchema, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { ValidationIssue } from '../../core/contract.js';
-import type { JsonSchema, JsonSchemaCheck, JsonSchemaResult, JsonSchemaValidator } from '../../core/json-schema/types.js';
+import type { JsonSchema, JsonSchemaCheck, JsonSchemaResult, JsonSchemaValidator } from '../../json-schema/types.js';
 
 /** Options of {@link AjvJsonSchemaValidator}. */
 export interface AjvJsonSchemaValidatorOptions {

@@ -1,9 +1,9 @@
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { SdkError } from '../../core/errors.js';
 import type { RequestId } from '../../core/jsonrpc.js';
-import type { InferSchemaOutput } from '../../core/json-schema/infer.js';
-import { isPlainObject } from '../../core/json-schema/json-values.js';
-import { describeSchemaIssues, type ParsingSchema, type SchemaInput, type SchemaSide } from '../../core/json-schema/schema-input.js';
+import type { InferSchemaOutput } from '../../json-schema/infer.js';
+import { isPlainObject } from '../../json-schema/json-values.js';
+import { describeSchemaIssues, type ParsingSchema, type SchemaInput, type SchemaSide } from '../../json-schema/schema-input.js';
 import type { Meta, Params, RequestContext, RequestOptions } from '../../core/request-context.js';
 import { StatelessContext } from '../../era/stateless-request.js';
 import type { MessageExtra } from '../../core/transport.js';

@@ -1,9 +1,9 @@
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { EndpointOptions } from '../../peers/endpoint.js';
 import { asError } from '../../core/errors.js';
-import { InterpretingJsonSchemaValidator } from '../../core/json-schema/interpreter.js';
-import { toParsingSchema, type ParsingSchema, type SchemaInput, type SchemaSide } from '../../core/json-schema/schema-input.js';
-import type { JsonSchemaValidator } from '../../core/json-schema/types.js';
+import { InterpretingJsonSchemaValidator } from '../../json-schema/interpreter.js';
+import { toParsingSchema, type ParsingSchema, type SchemaInput, type SchemaSide } from '../../json-schema/schema-input.js';
+import type { JsonSchemaValidator } from '../../json-schema/types.js';
 import type { SchemaCache } from './context.js';
 import { installHandlers, type CacheKind, type ServerHost } from './handlers.js';
 import { headerParameters, type HeaderParameter } from '../../era/mcp-headers.js';

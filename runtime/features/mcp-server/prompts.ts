@@ -1,11 +1,11 @@
 import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { ProtocolError } from '../../core/errors.js';
-import type { FromJsonSchema } from '../../core/json-schema/infer.js';
-import { isPlainObject } from '../../core/json-schema/json-values.js';
-import { describeSchemaIssues, type ParsingSchema, type SchemaInput } from '../../core/json-schema/schema-input.js';
-import type { StandardJsonSchemaV1 } from '../../core/json-schema/standard-schema.js';
-import type { JsonSchemaObject } from '../../core/json-schema/types.js';
+import type { FromJsonSchema } from '../../json-schema/infer.js';
+import { isPlainObject } from '../../json-schema/json-values.js';
+import { describeSchemaIssues, type ParsingSchema, type SchemaInput } from '../../json-schema/schema-input.js';
+import type { StandardJsonSchemaV1 } from '../../json-schema/standard-schema.js';
+import type { JsonSchemaObject } from '../../json-schema/types.js';
 import type { Completer } from './completion.js';
 import type { McpContext, SchemaCache } from './context.js';
 import { EntryHandle, type RegisteredHandle, type Registry, type RegistryEntry } from './registry.js';

@@ -1,9 +1,9 @@
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { messageOf, ProtocolError } from '../../core/errors.js';
-import type { FromJsonSchema, InferSchemaInput } from '../../core/json-schema/infer.js';
-import { describeSchemaIssues, type ParsingSchema, type SchemaInput } from '../../core/json-schema/schema-input.js';
-import type { StandardJsonSchemaV1 } from '../../core/json-schema/standard-schema.js';
-import type { JsonSchemaObject } from '../../core/json-schema/types.js';
+import type { FromJsonSchema, InferSchemaInput } from '../../json-schema/infer.js';
+import { describeSchemaIssues, type ParsingSchema, type SchemaInput } from '../../json-schema/schema-input.js';
+import type { StandardJsonSchemaV1 } from '../../json-schema/standard-schema.js';
+import type { JsonSchemaObject } from '../../json-schema/types.js';
 import type { McpContext, SchemaCache } from './context.js';
 import { EntryHandle, type RegisteredHandle, type Registry, type RegistryEntry } from './registry.js';
 import type { McpSession } from './session.js';

@@ -3,7 +3,7 @@ import type { ClientRequestHandler } from '../client.js';
 import type { BothEras, HandledRequests } from '../client-types.js';
 import type { ProtocolTypesShape } from '../../core/protocol-types.js';
 
-import { isPlainObject } from '../../core/json-schema/json-values.js';
+import { isPlainObject } from '../../json-schema/json-values.js';
 import { Method } from '../../../generated/methods.js';
 
 type Elicit = typeof Method.ElicitationCreate;

@@ -6,7 +6,7 @@ import { hasCapability, type CapabilityObject } from '../../core/capabilities.js
 import type { BothEras, ClientResult } from '../client-types.js';
 import type { ProtocolTypesShape } from '../../core/protocol-types.js';
 import { asError } from '../../core/errors.js';
-import type { JsonSchemaValidator } from '../../core/json-schema/types.js';
+import type { JsonSchemaValidator } from '../../json-schema/types.js';
 import type { RequestOptions } from '../../core/request-context.js';
 import { assertToolResult } from './tool-output.js';
 

@@ -3,8 +3,8 @@ import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { ValidationIssue } from '../../core/contract.js';
 import { SdkError } from '../../core/errors.js';
 import type { ClientResult } from '../client-types.js';
-import { InterpretingJsonSchemaValidator } from '../../core/json-schema/interpreter.js';
-import type { JsonSchemaCheck, JsonSchemaValidator } from '../../core/json-schema/types.js';
+import { InterpretingJsonSchemaValidator } from '../../json-schema/interpreter.js';
+import type { JsonSchemaCheck, JsonSchemaValidator } from '../../json-schema/types.js';
 
 let sharedValidator: JsonSchemaValidator | undefined;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../../../../runtime/index.js';
 import { AjvJsonSchemaValidator } from '../../../../runtime/node.js';
-import { keywordCases } from '../../core/json-schema/cases.js';
+import { keywordCases } from '../../json-schema/cases.js';
 import { connect } from '../mcp-server/harness.js';
 
 const validator = new AjvJsonSchemaValidator();

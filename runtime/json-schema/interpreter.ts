@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../contract.js';
+import type { ValidationIssue } from '../../generated/contract.js';
 import { defaultFormats, type FormatCheck } from './formats.js';
 import { canonicalJson, escapePointerToken, isPlainObject, jsonEqual, jsonTypeOf } from './json-values.js';
 import { PreparedSchema } from './prepare.js';

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../contract.js';
+import type { ValidationIssue } from '../../generated/contract.js';
 
 /**
  * A JSON Schema object. Keywords are left open (`unknown`), so schemas written `as const`,

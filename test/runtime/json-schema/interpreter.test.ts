@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InterpretingJsonSchemaValidator } from '../../../../runtime/advanced.js';
+import { InterpretingJsonSchemaValidator } from '../../../runtime/advanced.js';
 import { keywordCases } from './cases.js';
 
 const validator = new InterpretingJsonSchemaValidator();

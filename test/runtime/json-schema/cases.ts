@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../../../runtime/index.js';
+import type { JsonSchema } from '../../../runtime/index.js';
 
 /** A value the schema must reject, with where and why (JSON Pointer and keyword). */
 export interface Rejection {

@@ -1,8 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import type { FromJsonSchema, InferSchemaOutput, StandardJsonSchemaV1 } from '../../../../runtime/index.js';
-import { InterpretingJsonSchemaValidator } from '../../../../runtime/advanced.js';
-import { describeSchemaIssues, toParsingSchema } from '../../../../runtime/core/json-schema/schema-input.js';
+import type { FromJsonSchema, InferSchemaOutput, StandardJsonSchemaV1 } from '../../../runtime/index.js';
+import { InterpretingJsonSchemaValidator } from '../../../runtime/advanced.js';
+import { describeSchemaIssues, toParsingSchema } from '../../../runtime/json-schema/schema-input.js';
 
 const validator = new InterpretingJsonSchemaValidator();
 

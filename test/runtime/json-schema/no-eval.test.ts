@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { expect, it } from 'vitest';
 
-const runtime = fileURLToPath(new URL('../../../../runtime/', import.meta.url));
-const scanned = ['core/json-schema', 'features/uri-template', 'features/mcp-server', 'peers/client-helpers'];
+const runtime = fileURLToPath(new URL('../../../runtime/', import.meta.url));
+const scanned = ['json-schema', 'features/uri-template', 'features/mcp-server', 'peers/client-helpers'];
 
 function files(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];

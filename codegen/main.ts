@@ -264,9 +264,10 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
       `export const revisionFeatures: Readonly<Record<Revision, RevisionFeatures>> = {`,
       ...pins.map((p) => `  '${p.revision}': ${featuresLiteral(tables.get(p.revision)!)},`),
       `};`,
-      `/** Lazy loaders, so a program pays only for the revisions it speaks. */`,
-      `export const loaders: Readonly<Record<Revision, () => Promise<RevisionModule>>> = {`,
-      ...pins.map((p) => `  '${p.revision}': async () => (await import('./${p.revision}/index.js')).revisionModule,`),
+      // Drafts are left out: an endpoint speaks a draft only when given its module, so a bundle never carries one it cannot reach.
+      `/** Lazy loaders of the released revisions, so a program pays only for the revisions it speaks. */`,
+      `export const loaders: Readonly<Partial<Record<Revision, () => Promise<RevisionModule>>>> = {`,
+      ...pins.filter((p) => p.status === 'released').map((p) => `  '${p.revision}': async () => (await import('./${p.revision}/index.js')).revisionModule,`),
       `};`,
       '',
     ].join('\n'),

@@ -33,12 +33,11 @@ export const revisionFeatures: Readonly<Record<Revision, RevisionFeatures>> = {
   '2026-07-28': { primingEvents: false, ssePolling: false, resumableStreams: false },
   'draft': { primingEvents: false, ssePolling: false, resumableStreams: false },
 };
-/** Lazy loaders, so a program pays only for the revisions it speaks. */
-export const loaders: Readonly<Record<Revision, () => Promise<RevisionModule>>> = {
+/** Lazy loaders of the released revisions, so a program pays only for the revisions it speaks. */
+export const loaders: Readonly<Partial<Record<Revision, () => Promise<RevisionModule>>>> = {
   '2024-11-05': async () => (await import('./2024-11-05/index.js')).revisionModule,
   '2025-03-26': async () => (await import('./2025-03-26/index.js')).revisionModule,
   '2025-06-18': async () => (await import('./2025-06-18/index.js')).revisionModule,
   '2025-11-25': async () => (await import('./2025-11-25/index.js')).revisionModule,
   '2026-07-28': async () => (await import('./2026-07-28/index.js')).revisionModule,
-  'draft': async () => (await import('./draft/index.js')).revisionModule,
 };

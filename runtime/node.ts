@@ -1,5 +1,4 @@
 /** mcpgen's Node-only entry (`mcpgen/node`): transports that need `node:` modules. */
-import { installOAuthPlugin } from './features/auth/plugin.js';
 export { StdioServerTransport, type StdioServerTransportOptions } from './transports/node/stdio-server.js';
 export { StdioClientTransport, type StdioClientTransportOptions, type ExitStatus } from './transports/node/stdio-client.js';
 export { defaultEnvironment } from './transports/node/default-environment.js';
@@ -7,6 +6,3 @@ export { createMcpNodeServer, toNodeHandler, type McpNodeServer, type McpNodeSer
 export { AjvJsonSchemaValidator, type AjvJsonSchemaValidatorOptions } from './features/ajv/ajv-validator.js';
 export { FileOAuthStore } from './features/auth/node/file-store.js';
 export { DEFAULT_LOOPBACK_TIMEOUT_MS, openInBrowser, startLoopbackReceiver, type LoopbackReceiver, type LoopbackReceiverOptions } from './features/auth/node/loopback.js';
-
-// The HTTP transports' `authProvider` and `auth` options are OAuth (mcpgen/auth) from this entry on.
-installOAuthPlugin();

@@ -58,6 +58,7 @@ const DEFAULT_SUCCESS_HTML = '<!doctype html><meta charset="utf-8"><title>Author
  * @example
  * ```ts
  * import { Client, StreamableHttpClientTransport } from 'mcpgen';
+ * import 'mcpgen/auth'; // makes the transports' authProvider option OAuth
  * import { FileOAuthStore, startLoopbackReceiver } from 'mcpgen/node';
  *
  * const receiver = await startLoopbackReceiver();

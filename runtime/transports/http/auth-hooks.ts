@@ -67,7 +67,7 @@ export function installAuthPlugin(plugin: AuthPlugin): void {
 /** The installed plug-in; throws when an auth shorthand is used without one. */
 function pluginFor(option: string): AuthPlugin {
   if (installed === undefined) {
-    throw new SdkError('INVALID_ARGUMENT', `The ${option} option needs an auth plug-in: import 'mcpgen/auth', which installs OAuth`);
+    throw new SdkError('INVALID_ARGUMENT', `The ${option} option needs an auth plug-in: load the mcpgen/auth entry once (it installs OAuth)`);
   }
   return installed;
 }

@@ -9,7 +9,6 @@
  */
 import { asError } from '../../core/errors.js';
 import { isJsonObject, type JSONRPCMessage } from '../../core/jsonrpc.js';
-import { featuresOf } from '../../core/revision-features.js';
 import type { HttpReply } from '../../transports/http/http-types.js';
 import { errorReply, TRANSPORT_ERROR_CODES } from '../../transports/http/replies.js';
 import type { StandaloneChannel } from '../../transports/http/server-transport.js';
@@ -210,8 +209,8 @@ class RedisStandaloneChannel implements StandaloneChannel {
       this.releaseIfIdle();
     };
     this.removeReady ??= this.redis.onReady(() => this.pump());
-    const revision = this.context.revision();
-    if (lastEventId === undefined && featuresOf(revision).primingEvents) {
+    // Priming and polling come together (SEP-1699): the same fact the in-process stream reads.
+    if (lastEventId === undefined && this.context.primesStreams()) {
       connection.write(formatSseEvent({ id: `${EVENT_PREFIX}${start}`, data: '', retry: this.context.retryMs }));
     }
     this.cursor = start;
@@ -222,8 +221,7 @@ class RedisStandaloneChannel implements StandaloneChannel {
 
   async closeConnection(): Promise<boolean> {
     const connection = this.connection;
-    const revision = this.context.revision();
-    if (connection === undefined || !featuresOf(revision).ssePolling) return false;
+    if (connection === undefined || !this.context.primesStreams()) return false;
     connection.write(formatSseRetry(this.context.retryMs));
     connection.end();
     return true;

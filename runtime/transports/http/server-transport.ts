@@ -5,7 +5,6 @@
  */
 import { SdkError } from '../../core/errors.js';
 import { isJsonObject, isRequestId, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
-import { featuresOf } from '../../core/revision-features.js';
 import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
 import type { RevisionFacts } from '../../core/revision-facts.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';

@@ -16,6 +16,8 @@ export interface InboundQueueHooks<T> {
   deliver(item: T): void;
   /** Receives an item dropped because the backlog was full, or a failed preparation. */
   report(error: Error, item: T): void;
+  /** An item the full backlog had no room for (after `report`): its owner answers what needs an answer. */
+  drop?(item: T): void;
 }
 
 /**
@@ -47,6 +49,7 @@ export class InboundQueue<T> {
     }
     if (this.backlog.length >= this.limit) {
       this.hooks.report(new Error(`Dropped an inbound message: ${this.limit} messages already wait for a revision module to load`), item);
+      this.hooks.drop?.(item);
       return;
     }
     this.backlog.push(item);

@@ -2,11 +2,13 @@ import type { RevisionModule, Validator } from './contract.js';
 import { Dispatcher } from './dispatcher.js';
 import { asError, messageOf, type ProtocolError, SdkError } from './errors.js';
 import {
+  isJsonObject,
   JSONRPC_VERSION,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type RequestId,
 } from './jsonrpc.js';
+import { JSONRPC_ERROR_CODES } from './jsonrpc-codes.js';
 import { paramsIssues, withProgressToken } from './message-params.js';
 import {
   mayBeSentBy,
@@ -109,7 +111,18 @@ export class Protocol {
       prepare: (item) => this.prepareIncoming?.(item.value),
       deliver: (item) => this.deliver(item.transport, item.value, item.extra),
       report: (error) => this.report(error),
+      drop: (item) => this.refuseDropped(item.transport, item.value),
     });
+  }
+
+  /** Answers each request of a value the inbound backlog dropped, so that none waits for an answer that never comes. */
+  private refuseDropped(transport: Transport, value: unknown): void {
+    const code = this.revision?.errorCodes.INTERNAL_ERROR ?? JSONRPC_ERROR_CODES.INTERNAL_ERROR;
+    for (const message of Array.isArray(value) ? value : [value]) {
+      if (!isJsonObject(message) || typeof message.method !== 'string' || (typeof message.id !== 'string' && typeof message.id !== 'number')) continue;
+      const error = { code, message: 'Internal error: too many messages wait for the protocol revision to load; send it again later' };
+      transport.send({ jsonrpc: JSONRPC_VERSION, id: message.id, error }).catch((failure: unknown) => this.report(asError(failure)));
+    }
   }
 
   /** The bound revision, if negotiated yet. */

@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Validator } from '../../../runtime/core/contract.js';
 import { ProtocolError, SdkError } from '../../../runtime/core/errors.js';
 import { Protocol } from '../../../runtime/core/protocol.js';
+import { INBOUND_BACKLOG_LIMIT } from '../../../runtime/core/inbound-queue.js';
+import { JSONRPC_ERROR_CODES } from '../../../runtime/core/jsonrpc-codes.js';
 import { ParseFailure } from '../../../runtime/core/wire-format.js';
 import { connectedEngine, settle } from '../fixtures/engine-harness.js';
 import { createFakeRevision, objectValidator } from '../fixtures/fake-revision.js';
@@ -489,5 +491,21 @@ describe('Protocol: what the transport learns with each message', () => {
     expect(frame.options?.revision).toMatchObject({ revision: '2099-02-02', era: 'stateful', batching: false });
     expect(frame.options?.toolInputSchema?.('echo')).toBe(schema);
     expect(frame.options?.relatedRequestId).toBeUndefined();
+  });
+});
+
+describe('Protocol: messages held behind a revision load', () => {
+  it('answers a request that finds the backlog full with an error, so it does not hang', async () => {
+    const { protocol, transport } = await connectedEngine();
+    protocol.onerror = () => undefined;
+    let loading = true;
+    // The first message starts a load that never ends: everything after it waits, up to the limit.
+    protocol.prepareIncoming = () => (loading ? new Promise<never>(() => undefined) : undefined);
+    transport.deliver({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    loading = false;
+    for (let id = 1; id <= INBOUND_BACKLOG_LIMIT + 1; id++) transport.deliver({ jsonrpc: '2.0', id, method: 'ping' });
+    await settle();
+    const answers = transport.sent.map((frame) => frame.message as { id?: unknown; error?: { code: number } });
+    expect(answers).toEqual([{ jsonrpc: '2.0', id: INBOUND_BACKLOG_LIMIT + 1, error: expect.objectContaining({ code: JSONRPC_ERROR_CODES.INTERNAL_ERROR }) }]);
   });
 });

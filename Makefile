@@ -34,9 +34,12 @@ check: install
 	$(TSX) codegen/cli.ts generate --check
 	$(TSX) scripts/sync-docs.ts --check
 
+# tsc emits the declarations (and the modules they describe); the package ships the entries
+# bundled from them into dist/esm (scripts/bundle-dist.ts says why).
 build: install
 	rm -rf dist
 	$(TSC) -p tsconfig.build.json
+	$(TSX) scripts/bundle-dist.ts
 
 typecheck: install
 	$(TSC) -p tsconfig.json
@@ -99,7 +102,7 @@ bench: install build
 	node bench/.out/main.js
 
 bench-quick: install
-	@if [ ! -f dist/runtime/index.js ] || [ -n "$$(find runtime generated -name '*.ts' -newer dist/runtime/index.js | head -1)" ]; then $(MAKE) build; fi
+	@if [ ! -f dist/esm/runtime/index.js ] || [ -n "$$(find runtime generated scripts/bundle-dist.ts -name '*.ts' -newer dist/esm/runtime/index.js | head -1)" ]; then $(MAKE) build; fi
 	$(BENCH_PREPARE)
 	node bench/.out/main.js --quick
 

@@ -207,7 +207,8 @@ async function profileMcpgen(plan: ProfilePlan, settings: Settings, footprint: F
       what = 'import of the client entry with --cpu-prof, and the import time of its parts (each in a fresh process, median of 3)';
       await importMs(ENTRIES.mcpgen.client(), request, 'mcpgen-client-import');
       importParts = [];
-      for (const part of ['generated/2025-11-25/validators.js', 'generated/2026-07-28/validators.js', 'generated/all.js', 'generated/2025-11-25/index.js', 'runtime/index.js']) {
+      // The compiled modules one by one, then the shipped bundles: what bundling saves.
+      for (const part of ['generated/2025-11-25/validators.js', 'generated/2026-07-28/validators.js', 'generated/2025-11-25/index.js', 'runtime/index.js', 'esm/generated/2025-11-25/index.js', 'esm/runtime/index.js']) {
         const times: number[] = [];
         for (let i = 0; i < 3; i++) times.push(await importMs(distUrl(part)));
         importParts.push({ module: `dist/${part}`, ms: median(times) });

@@ -357,14 +357,14 @@ export function syncPackageExports(root: string, pins: readonly RevisionPin[], c
   const exportsMap: Record<string, unknown> = { ...(pkg.exports ?? {}) };
   const problems: string[] = [];
   for (const pin of pins) {
-    const want = { types: `./dist/generated/${pin.revision}/index.d.ts`, default: `./dist/generated/${pin.revision}/index.js` };
+    const want = { types: `./dist/generated/${pin.revision}/index.d.ts`, default: `./dist/esm/generated/${pin.revision}/index.js` };
     if (JSON.stringify(exportsMap[`./${pin.revision}`]) !== JSON.stringify(want)) {
       problems.push(`package.json lacks the subpath export ./${pin.revision}`);
       exportsMap[`./${pin.revision}`] = want;
     }
   }
   for (const pin of extensions) {
-    const want = { types: `./dist/generated/extensions/${pin.name}/index.d.ts`, default: `./dist/generated/extensions/${pin.name}/index.js` };
+    const want = { types: `./dist/generated/extensions/${pin.name}/index.d.ts`, default: `./dist/esm/generated/extensions/${pin.name}/index.js` };
     if (JSON.stringify(exportsMap[`./extensions/${pin.name}`]) !== JSON.stringify(want)) {
       problems.push(`package.json lacks the subpath export ./extensions/${pin.name}`);
       exportsMap[`./extensions/${pin.name}`] = want;

@@ -1,4 +1,4 @@
-// mcpgen is benchmarked as compiled JavaScript (dist/, emitted by `make build`). The harness is
+// mcpgen is benchmarked as the JavaScript it ships (dist/esm, bundled by `make build`). The harness is
 // type-checked against the TypeScript sources but imports dist/ at run time, so `make test`
 // does not need a build and the benchmark does not run TypeScript through a loader.
 import type * as Root from '../../runtime/index.js';
@@ -12,9 +12,9 @@ export type McpgenRevision = typeof Revision20251125;
 
 /** Where each public entry of mcpgen lives in dist/. */
 export const MCPGEN_ENTRIES = {
-  root: 'runtime/index.js',
-  node: 'runtime/node.js',
-  '2025-11-25': 'generated/2025-11-25/index.js',
+  root: 'esm/runtime/index.js',
+  node: 'esm/runtime/node.js',
+  '2025-11-25': 'esm/generated/2025-11-25/index.js',
 } as const;
 
 export async function loadMcpgen(): Promise<McpgenRoot> {

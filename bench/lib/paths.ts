@@ -35,7 +35,7 @@ export const distSnapshot = join(benchOut, 'dist');
 
 /** File URL of a file in mcpgen's compiled output, e.g. `runtime/index.js`. */
 export function distUrl(relative: string): string {
-  const base = existsSync(join(distSnapshot, 'runtime', 'index.js')) ? distSnapshot : join(repoRoot, 'dist');
+  const base = existsSync(join(distSnapshot, 'esm', 'runtime', 'index.js')) ? distSnapshot : join(repoRoot, 'dist');
   return pathToFileURL(join(base, relative)).href;
 }
 

@@ -49,6 +49,7 @@ function areaOf(frame: CallFrame): string {
   const { url, functionName } = frame;
   if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
   if (url.startsWith('node:')) return 'node internals';
+  if (url.includes('/dist/esm/')) return 'mcpgen (bundled: runtime and generated)';
   if (url.includes('/dist/generated/')) return 'mcpgen generated (validators, tables)';
   if (url.includes('/dist/runtime/')) return 'mcpgen runtime';
   if (url.includes('/bench/')) return 'benchmark harness';

@@ -83,7 +83,7 @@ function callScenario(id: string, title: string, transport: CallTransport, about
 
 /** The entries a user imports: the client's and the server's main module. */
 export const ENTRIES: Readonly<Record<ImplName, { readonly client: () => string; readonly server: () => string }>> = {
-  mcpgen: { client: () => distUrl('runtime/index.js'), server: () => distUrl('runtime/index.js') },
+  mcpgen: { client: () => distUrl('esm/runtime/index.js'), server: () => distUrl('esm/runtime/index.js') },
   v2: { client: () => '@modelcontextprotocol/client', server: () => '@modelcontextprotocol/server' },
   v1: { client: () => '@modelcontextprotocol/sdk/client/index.js', server: () => '@modelcontextprotocol/sdk/server/mcp.js' },
   // The floor's "SDK" is the harness's own few lines of JSON-RPC.

@@ -130,7 +130,7 @@ describe.concurrent('spec add', () => {
       expect(pins[1]).toEqual({ revision: NEW, url: 'https://example.invalid/next/schema.json', sha256: sha256(nextSchema), era: 'stateless', status: 'released' });
       expect(readFileSync(join(root.root, 'spec', 'patches', `${NEW}.json`), 'utf8')).toBe('[]\n');
       const pkg = JSON.parse(readFileSync(join(root.root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-      expect(pkg.exports[`./${NEW}`]).toEqual({ types: `./dist/generated/${NEW}/index.d.ts`, default: `./dist/generated/${NEW}/index.js` });
+      expect(pkg.exports[`./${NEW}`]).toEqual({ types: `./dist/generated/${NEW}/index.d.ts`, default: `./dist/esm/generated/${NEW}/index.js` });
       expect(existsSync(join(root.root, 'generated', NEW, 'index.ts'))).toBe(true);
       const changelog = readFileSync(join(root.root, 'docs', 'changes', `${FIXTURE.revision}..${NEW}.md`), 'utf8');
       expect(changelog).toContain('### `EchoRequestParams`\n\n- removed `extra` (was optional): `unknown`\n- added `language` (optional): `string`\n');

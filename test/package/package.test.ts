@@ -18,7 +18,7 @@ const FIXTURES = path.join(ROOT, 'test/package/fixtures');
 function unexpectedFiles(files: readonly { path: string }[]): string[] {
   return files
     .map((file) => file.path)
-    .filter((file) => !(['package.json', 'README.md', 'LICENSE'].includes(file) || /^dist\/(runtime|generated)\/.+(?<!\.d)\.js$|^dist\/(runtime|generated)\/.+\.d\.ts$/.test(file)));
+    .filter((file) => !(['package.json', 'README.md', 'LICENSE'].includes(file) || /^dist\/esm\/.+(?<!\.d)\.js$|^dist\/(runtime|generated)\/.+\.d\.ts$/.test(file)));
 }
 
 /** Bare specifiers that files ending in `extension` import or require (comments are skipped). */
@@ -111,7 +111,7 @@ beforeAll(async () => {
 }, 300_000);
 
 describe('the tarball', () => {
-  it('holds the compiled runtime and generated revisions only', async () => {
+  it('holds the bundled entries and the declarations only', async () => {
     const { files } = packed.pack;
     expect(unexpectedFiles(files)).toEqual([]);
     const paths = new Set(files.map((file) => file.path));

@@ -24,7 +24,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const CACHE = path.join(tmpdir(), `mcpgen-packed-${process.getuid?.() ?? 'user'}`);
 /** Inputs of the package: a change to any of them means a new build. */
 const INPUT_DIRS = ['runtime', 'generated'];
-const INPUT_FILES = ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUT_FILES = ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-dist.ts'];
 /** A lock older than this belongs to a process that died mid-build. */
 const STALE_LOCK_MS = 5 * 60_000;
 
@@ -120,15 +120,20 @@ async function compile(stage: string): Promise<void> {
   }).catch((error: { stdout?: string }) => {
     throw new Error(`the build failed:\n${error.stdout ?? String(error)}`);
   });
+  // The shipped entries, bundled from what tsc emitted as `make build` does.
+  await run(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'scripts/bundle-dist.ts'), path.join(stage, 'dist')], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** True when dist/ was compiled after the last change to any source (as `make build` leaves it). */
 async function distIsFresh(): Promise<boolean> {
   const dist = path.join(ROOT, 'dist');
-  if (!(await exists(dist))) return false;
+  if (!(await exists(path.join(dist, 'esm/runtime/index.js')))) return false;
   const outputs = await listFiles(dist);
   if (outputs.length === 0) return false;
-  const inputs = [path.join(ROOT, 'tsconfig.json'), path.join(ROOT, 'tsconfig.build.json')];
+  const inputs = ['tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-dist.ts'].map((file) => path.join(ROOT, file));
   for (const dir of INPUT_DIRS) inputs.push(...(await listFiles(path.join(ROOT, dir))));
   const mtime = async (file: string) => (await stat(file)).mtimeMs;
   const newestInput = Math.max(...(await Promise.all(inputs.map(mtime))));
@@ -136,7 +141,7 @@ async function distIsFresh(): Promise<boolean> {
   if (oldestOutput <= newestInput) return false;
   const compiled = new Set(outputs.map((file) => path.relative(dist, file)));
   return inputs
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.startsWith(path.join(ROOT, 'scripts')))
     .every((file) => compiled.has(path.relative(ROOT, file).replace(/\.ts$/, '.js')));
 }
 

@@ -1,22 +1,41 @@
 import { createRequire } from 'node:module';
-import type { AnySchema, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { ValidationIssue } from '../../core/contract.js';
 import type { JsonSchema, JsonSchemaCheck, JsonSchemaResult, JsonSchemaValidator } from '../../json-schema/types.js';
+
+/**
+ * ajv's own options (its `Options` type), spelled here without naming the ajv package so that
+ * these declarations compile for users who have not installed the optional peer.
+ */
+export type AjvOptions = Readonly<Record<string, unknown>>;
 
 /** Options of {@link AjvJsonSchemaValidator}. */
 export interface AjvJsonSchemaValidatorOptions {
   /** Extra ajv options (strict mode is off by default, since tool schemas come from elsewhere; all errors are collected). */
-  readonly ajv?: Options;
+  readonly ajv?: AjvOptions;
+}
+
+/** The fields of an ajv error object read here. */
+interface AjvError {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly message?: string | undefined;
+  readonly params: object;
+}
+
+/** A compiled ajv validator: a type guard that leaves its errors on itself. */
+interface AjvValidate {
+  (value: unknown): boolean;
+  errors?: readonly AjvError[] | null | undefined;
 }
 
 const VALID: JsonSchemaResult = { valid: true };
 
 /** The part of an ajv instance used here (Ajv and Ajv2020 alike). */
 interface AjvInstance {
-  compile(schema: AnySchema): ValidateFunction;
+  compile(schema: object | boolean): AjvValidate;
 }
 
-type AjvConstructor = new (options: Options) => AjvInstance;
+type AjvConstructor = new (options: AjvOptions) => AjvInstance;
 
 interface AjvModules {
   readonly draft07: AjvConstructor;
@@ -57,7 +76,7 @@ function loadAjv(): AjvModules {
  * ```
  */
 export class AjvJsonSchemaValidator implements JsonSchemaValidator {
-  private readonly options: Options;
+  private readonly options: AjvOptions;
   private modern: AjvInstance | undefined;
   private draft07: AjvInstance | undefined;
 
@@ -68,7 +87,7 @@ export class AjvJsonSchemaValidator implements JsonSchemaValidator {
   }
 
   compile(schema: JsonSchema): JsonSchemaCheck {
-    const validate = this.instanceFor(schema).compile(schema as AnySchema);
+    const validate = this.instanceFor(schema).compile(schema);
     return (value) => (validate(value) ? VALID : { valid: false, errors: (validate.errors ?? []).map(toIssue) });
   }
 
@@ -89,7 +108,7 @@ function withFormats(instance: AjvInstance, ajv: AjvModules): AjvInstance {
   return instance;
 }
 
-function toIssue(error: ErrorObject): ValidationIssue {
+function toIssue(error: AjvError): ValidationIssue {
   const params = error.params as Record<string, unknown>;
   // ajv names the offending property only in params; models need it in the message.
   let message = error.message ?? 'is invalid';

@@ -8,8 +8,22 @@
 import { createClient } from 'redis';
 import { asError } from '../../core/errors.js';
 
-/** The node-redis client type this package drives. */
-export type RedisClient = ReturnType<typeof createClient>;
+/**
+ * The part of a node-redis client (`createClient()` of the `redis` package) this package
+ * drives. Spelled structurally rather than as node-redis's own type so that these declarations
+ * compile for users who have not installed the optional peer; the assignment in
+ * {@link RedisConnection.connect} checks that node-redis still fits it.
+ */
+export interface RedisClient {
+  readonly isReady: boolean;
+  connect(): Promise<unknown>;
+  sendCommand<T>(args: readonly string[], options: { abortSignal: AbortSignal }): Promise<T>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  unsubscribe(channel: string): Promise<unknown>;
+  on(event: 'error' | 'ready', listener: (value?: unknown) => void): unknown;
+  close(): Promise<unknown>;
+  destroy(): unknown;
+}
 
 /**
  * Redis could not be reached in time (down, restarting, too slow). The request that needed it

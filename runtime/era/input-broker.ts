@@ -19,7 +19,8 @@ export interface InputRequest {
 
 /**
  * Rejects the handler's pending question once the round has to end. Handlers normally let it
- * propagate; one that catches it and returns anyway completes the request without the answer.
+ * propagate; one that catches it still ends the round with `input_required`, since whatever it
+ * returns instead was computed without the answer.
  */
 export class InputRequiredSignal extends Error {
   constructor(readonly key: string) {

@@ -11,7 +11,7 @@ import { isJsonObject, type RequestId } from '../core/jsonrpc.js';
 import { LOG_NOTIFICATION } from '../core/special-methods.js';
 import type { Meta, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
 import type { MessageExtra } from '../core/transport.js';
-import { acceptsInput, InputBroker, InputRequiredSignal } from './input-broker.js';
+import { acceptsInput, InputBroker } from './input-broker.js';
 import { CLIENT_CAPABILITIES_META, finishResult, LOG_LEVEL_META } from './meta.js';
 import { digestArguments, RequestStateError, type RequestStateBinding, type RequestStateCodec } from './request-state.js';
 
@@ -152,7 +152,12 @@ export async function runStateless(
   try {
     result = await handler(params, scoped);
   } catch (error) {
-    if (!(error instanceof InputRequiredSignal) || !broker.pending) throw error;
+    if (!broker.pending) throw error;
+  }
+  // A question left unanswered ends the round whatever the handler did next: code written for
+  // the stateful era often wraps the question in try/catch and returns (or throws) something of
+  // its own, which was computed without the answer.
+  if (broker.pending) {
     const inputRequests = broker.inputRequests();
     let requestState: string;
     try {

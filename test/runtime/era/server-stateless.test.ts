@@ -134,6 +134,43 @@ describe('stateless era over one connection', () => {
     expect(logs).toHaveLength(1);
   });
 
+  it('ends the round with input_required even when the handler catches the question and returns', async () => {
+    const mcp = new McpServer(info);
+    let runs = 0;
+    mcp.registerTool('careful', { description: 'wraps its question in try/catch, as stateful-era code does' }, async (_args, context) => {
+      runs += 1;
+      try {
+        const answer = await context.elicitForm('Your name?', z.object({ name: z.string() }), { inputKey: 'name' });
+        return { content: [{ type: 'text', text: answer.action === 'accept' ? `hi ${answer.content.name}` : 'declined' }] };
+      } catch {
+        return { content: [{ type: 'text', text: 'could not ask' }], isError: true };
+      }
+    });
+    mcp.registerTool('rethrows', { description: 'turns the question into an error of its own' }, async (_args, context) => {
+      try {
+        await context.elicitForm('Your name?', z.object({ name: z.string() }), { inputKey: 'name' });
+      } catch (error) {
+        throw new Error(`asking failed: ${String(error)}`);
+      }
+      return { content: [{ type: 'text', text: 'asked' }] };
+    });
+    const peer = await rawPeer((transport) => mcp.connect(transport));
+    const first = (await peer.request('tools/call', { _meta: meta(), name: 'careful', arguments: {} })).result as Record<string, any>;
+    expect(first.resultType).toBe('input_required');
+    expect(Object.keys(first.inputRequests)).toEqual(['name']);
+    const second = (await peer.request('tools/call', {
+      _meta: meta(),
+      name: 'careful',
+      arguments: {},
+      inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } },
+      requestState: first.requestState,
+    })).result as Record<string, any>;
+    expect(second).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'hi Ada' }] });
+    expect(runs).toBe(2);
+    const other = (await peer.request('tools/call', { _meta: meta(), name: 'rethrows', arguments: {} })).result as Record<string, any>;
+    expect(other.resultType).toBe('input_required');
+  });
+
   it('never logs for a request without a log level', async () => {
     const peer = await rawPeer((transport) => greeter().connect(transport));
     await peer.request('tools/call', { _meta: meta(), name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Bo' } } } });

@@ -20,7 +20,7 @@ export type {
 } from './features/mcp-server/resources.js';
 export type { PromptArgs, PromptCallback, PromptConfig, RegisteredPrompt } from './features/mcp-server/prompts.js';
 export type { Completer, CompletionContext, CompletionValues } from './features/mcp-server/completion.js';
-export type { RegisteredHandle } from './features/mcp-server/registry.js';
+export type { ListKind, RegisteredHandle } from './features/mcp-server/registry.js';
 export type { ListChangedMode } from './features/mcp-server/list-changed.js';
 export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotificationHandler, type ListAllOptions, type ListenSubscription, type NegotiationMode, type PageItem, type PaginatedMethod } from './peers/client.js';
 // What a Client offers by the protocol types it is typed with (both eras by default).

@@ -47,7 +47,10 @@ export interface McpServerOptions extends EndpointOptions {
   readonly capabilities?: Stateful.ServerCapabilities;
   /** Revisions to negotiate (default: every released stateful revision). */
   readonly supportedRevisions?: readonly string[];
-  /** Items per page of every list (default 100). */
+  /**
+   * Items per page of every list (default 1,000): large enough that clients which never follow
+   * `nextCursor` see every item of a typical server, small enough to bound one answer.
+   */
   readonly pageSize?: number;
   /** Checks JSON Schemas given as data (default: the interpreting validator, which needs no `eval`). */
   readonly validator?: JsonSchemaValidator;
@@ -109,7 +112,7 @@ export class McpServer {
   private readonly headerCache = new WeakMap<object, HeaderParameter[]>();
 
   constructor(info: Stateful.Implementation, options: McpServerOptions = {}) {
-    const pageSize = options.pageSize ?? 100;
+    const pageSize = options.pageSize ?? 1_000;
     if (!(pageSize >= 1)) throw new RangeError(`pageSize must be at least 1, not ${pageSize}`);
     this.info = info;
     this.options = options;
@@ -294,6 +297,27 @@ export class McpServer {
       throw error;
     }
     return this.byServer.get(server)!;
+  }
+
+  /**
+   * Tells connected clients that a list changed when nothing registered here did: an
+   * `available` filter that reads outside state, say. Registering, updating, enabling and
+   * removing items announce themselves. Follows the `listChanged` option (coalesced into one
+   * notification per list and session by default; nothing when `'off'`).
+   *
+   * @example
+   * ```ts
+   * import { McpServer } from 'mcpgen';
+   *
+   * let betaOn = false;
+   * const mcp = new McpServer({ name: 'flags', version: '1.0.0' });
+   * mcp.registerTool('beta-search', { available: () => betaOn }, () => ({ content: [{ type: 'text', text: 'found' }] }));
+   * betaOn = true;
+   * mcp.notifyListChanged('tools'); // clients list the tools again and see beta-search
+   * ```
+   */
+  notifyListChanged(kind: ListKind): void {
+    this.notifier.changed(kind);
   }
 
   /** Sends `notifications/resources/updated` for `uri` to every session subscribed to it. */

@@ -61,6 +61,23 @@ describe('list_changed notifications', () => {
     await mcp.close();
   });
 
+  it('are sent on request for lists that change outside McpServer', async () => {
+    let flagOn = false;
+    const mcp = new McpServer(info);
+    mcp.registerTool('beta', { available: () => flagOn }, () => ({ content: [] }));
+    mcp.registerPrompt('p', {}, () => ({ messages: [] }));
+    const { client, notifications } = await connect(mcp);
+    expect((await client.listTools()).tools).toHaveLength(0);
+    flagOn = true;
+    mcp.notifyListChanged('tools');
+    mcp.notifyListChanged('tools');
+    mcp.notifyListChanged('prompts');
+    await settle();
+    expect(notifications.map((notification) => notification.method)).toEqual(['notifications/tools/list_changed', 'notifications/prompts/list_changed']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['beta']);
+    await mcp.close();
+  });
+
   it('are sent one per change in immediate mode', async () => {
     const { mcp, first } = await twoSessions({ listChanged: 'immediate' });
     for (let i = 0; i < 10; i++) mcp.registerTool(`tool${i}`, {}, () => ({ content: [] }));

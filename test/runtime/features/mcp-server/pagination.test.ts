@@ -56,6 +56,18 @@ describe('pagination', () => {
     await client.close();
   });
 
+  it('answers 1,000 tools in one page by default, as clients that ignore nextCursor expect', async () => {
+    const mcp = new McpServer(info);
+    for (let i = 0; i < 1_001; i++) mcp.registerTool(`t${i}`, {}, () => ({ content: [] }));
+    const { client } = await connect(mcp);
+    const first = await client.listTools();
+    expect(first.tools).toHaveLength(1_000);
+    const rest = await client.listTools({ cursor: first.nextCursor! });
+    expect(rest.tools.map((tool) => tool.name)).toEqual(['t1000']);
+    expect(rest.nextCursor).toBeUndefined();
+    await client.close();
+  });
+
   it('refuses a page size below one', () => {
     expect(() => new McpServer(info, { pageSize: 0 })).toThrow(RangeError);
   });

@@ -1,3 +1,4 @@
+import type { JsonSchemaValidator } from '../json-schema/types.js';
 /** The public option and handler types of {@link Client}. */
 import type { Stateful, Stateless } from '../../generated/latest.js';
 import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
@@ -48,6 +49,14 @@ export interface ClientOptions<T extends ProtocolTypesShape = Defaults> extends 
   readonly logLevel?: Stateless.LoggingLevel;
   /** Send `clientInfo` in every request's `_meta` in the stateless era (default true). */
   readonly sendClientInfo?: boolean;
+  /**
+   * Check each `tools/call` result against the output schema of the tool as the server listed
+   * it (default true, as the tools page asks of clients): a successful result whose
+   * `structuredContent` is missing or does not conform fails with SdkError('INVALID_RESULT').
+   * Tools called before any `tools/list` go unchecked. A JsonSchemaValidator here replaces the
+   * interpreting one; false turns the check off.
+   */
+  readonly validateToolOutput?: boolean | JsonSchemaValidator;
 }
 
 /** How a {@link Client} picks the protocol era; see {@link ClientOptions.negotiation}. */

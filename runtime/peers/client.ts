@@ -5,6 +5,7 @@ import type { CapabilityObject } from '../core/capabilities.js';
 import { Endpoint } from './endpoint.js';
 import { typedSenders } from './typed-senders.js';
 import { answerInputRequest } from './input-answer.js';
+import { ToolCatalog } from './client-tools.js';
 import { discoverEra, newest, type DiscoverOutcome } from './client-discovery.js';
 import type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
 
@@ -20,7 +21,6 @@ import { defaultEraCache, serverIdentity, type EraCache, type EraChoice } from '
 import { DEFAULT_MAX_INPUT_ROUNDS, runInputRounds } from '../era/client-mrtr.js';
 import { ResponseCache } from '../era/client-response-cache.js';
 import { clientView } from '../era/client-revision.js';
-import { headerParameters } from '../era/mcp-headers.js';
 import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, LOG_LEVEL_META, PROTOCOL_VERSION_META, SERVER_INFO_META } from '../era/meta.js';
 import type { Transport } from '../core/transport.js';
 import { acceptsInput } from '../era/input-broker.js';
@@ -73,8 +73,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private readonly userNotificationHandlers = new Map<string, NotificationHandler>();
   /** Listen calls waiting for their acknowledgement; each takes the first one it has not seen claimed. */
   private readonly acknowledgementWaiters: Array<(params: Params | undefined) => void> = [];
-  /** Input schemas of the tools the server listed, for the transport's parameter headers. */
-  private readonly toolSchemas = new Map<string, unknown>();
+  /** The tools the server listed: input schemas for the transport's parameter headers, output schemas to check results. */
+  private readonly tools: ToolCatalog;
   private serverInfoValue: Stateful.Implementation | undefined;
   private instructionsValue: string | undefined;
   private eraValue: 'stateful' | 'stateless' | undefined;
@@ -100,6 +100,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     this.checkOutgoing = options.validateOutgoing ?? true;
     this.logLevel = options.logLevel;
     this.sendClientInfo = options.sendClientInfo ?? true;
+    this.tools = new ToolCatalog(options.validateToolOutput ?? true);
     const cacheOptions = options.responseCache;
     this.cache = cacheOptions === false
       ? undefined
@@ -233,7 +234,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   protected override async sendRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
     const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.supportedFacts());
     if (unavailable !== undefined) throw unavailable;
-    if (this.eraValue !== 'stateless') return super.sendRequest(method, params, options);
+    if (this.eraValue !== 'stateless') return this.tools.observe(method, params, await super.sendRequest(method, params, options), false, this.reportError);
     const info = this.protocol.revision?.methods[method];
     if (info?.cacheable === true) {
       const cached = this.cache?.lookup(method, params);
@@ -251,6 +252,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     }
     return this.learn(method, params, result);
   }
+
+  private readonly reportError = (error: Error): void => this.protocol.onerror?.(error);
 
   /** Refuses a notification the negotiated revision lacks as {@link sendRequest} does a request. */
   protected override async sendNotification(method: string, params: unknown, options?: NotificationOptions): Promise<void> {
@@ -373,7 +376,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     this.negotiated = version;
     this.eraValue = 'stateless';
     this.baseMeta = undefined;
-    this.protocol.toolInputSchema = (name) => this.toolSchemas.get(name);
+    this.protocol.toolInputSchema = (name) => this.tools.inputSchema(name);
   }
 
   private leaveStateless(): void {
@@ -435,33 +438,10 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     if (!isJsonObject(result)) return result;
     const identity = this.implementationOf(result, this.negotiated!);
     if (identity !== undefined) this.serverInfoValue = identity;
-    let returned: unknown = result;
-    if (Array.isArray(result.tools)) returned = this.learnTools(result);
+    const returned = this.tools.observe(method, params, result, this.protocol.transport?.mirrorsToolParameters === true, this.reportError);
     // Only results the schema gives cache hints carry them; an extension's `ttlMs` (a task's lifetime) is no hint.
     if (this.protocol.revision?.methods[method]?.cacheable === true) this.cache?.store(method, params, returned);
     return returned;
-  }
-
-  /**
-   * Records tool input schemas, and where the transport mirrors `x-mcp-header` parameters,
-   * drops tools whose annotations are invalid (reported through `onerror`), as the spec requires.
-   */
-  private learnTools(result: { readonly [key: string]: unknown }): unknown {
-    const mirrors = this.protocol.transport?.mirrorsToolParameters === true;
-    const kept: unknown[] = [];
-    for (const tool of result.tools as unknown[]) {
-      if (!isJsonObject(tool) || typeof tool.name !== 'string') continue;
-      if (mirrors) {
-        const parsed = headerParameters(tool.inputSchema);
-        if (!parsed.ok) {
-          this.protocol.onerror?.(new SdkError('INVALID_RESULT', `Ignoring tool ${JSON.stringify(tool.name)}: ${parsed.reason}`, { data: { tool: tool.name } }));
-          continue;
-        }
-      }
-      this.toolSchemas.set(tool.name, tool.inputSchema);
-      kept.push(tool);
-    }
-    return kept.length === (result.tools as unknown[]).length ? result : { ...result, tools: kept };
   }
 
   /** The server identity in a result's `_meta`, if valid. */

@@ -33,6 +33,7 @@ const SUBPATHS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:\.\.?\/)+runtime\/node\.js$/, 'mcpgen/node'],
   [/^(?:\.\.?\/)+runtime\/http\.js$/, 'mcpgen/http'],
   [/^(?:\.\.?\/)+runtime\/advanced\.js$/, 'mcpgen/advanced'],
+  [/^(?:\.\.?\/)+runtime\/testing\.js$/, 'mcpgen/testing'],
   [/^(?:\.\.?\/)+runtime\/features\/host\/index\.js$/, 'mcpgen/host'],
   [/^(?:\.\.?\/)+runtime\/features\/auth\/index\.js$/, 'mcpgen/auth'],
   [/^(?:\.\.?\/)+generated\/([^/]+)\/index\.js$/, 'mcpgen/$1'],

@@ -12,7 +12,7 @@ import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRIES = ['runtime/index.ts', 'runtime/node.ts', 'runtime/http.ts', 'runtime/advanced.ts'];
+const ENTRIES = ['runtime/index.ts', 'runtime/node.ts', 'runtime/http.ts', 'runtime/advanced.ts', 'runtime/testing.ts'];
 
 /** Values a reader meets first; each shows its use in an `@example`. */
 const MAIN_ENTRY_POINTS: Readonly<Record<string, readonly string[]>> = {

@@ -1,6 +1,7 @@
 import { asError, messageOf, ProtocolError, SdkError } from './errors.js';
 import { errorCode, type StandardErrorName } from './jsonrpc-codes.js';
 import {
+  type Classification,
   classifyMessage,
   isErrorResponse,
   isJsonObject,
@@ -27,6 +28,7 @@ import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST, PROGRESS_NOTIFICATION } fro
 import type { MessageExtra } from './transport.js';
 import { checkValue, describeIssues } from './validation.js';
 import { ParseFailure } from './wire-format.js';
+import { inspectInbound, type NestingExcess } from './inbound-shape.js';
 
 /** What the dispatcher shares with the engine that owns it. */
 export interface DispatchHost {
@@ -36,6 +38,8 @@ export interface DispatchHost {
   readonly pending: PendingRequests;
   readonly validateIncoming: boolean;
   readonly validateOutgoing: boolean;
+  /** The deepest nesting an inbound message may have (see ProtocolOptions.maxNestingDepth). */
+  readonly maxNestingDepth: number;
   /** Sends on behalf of handler contexts. */
   readonly sender: ContextSender;
   /** Receives problems nobody can be answered about. */
@@ -131,17 +135,62 @@ export class Dispatcher {
 
   private async dispatch(value: unknown, extra: MessageExtra | undefined): Promise<JSONRPCResponse | undefined> {
     const classified = classifyMessage(value);
+    if (classified.kind === 'invalid') {
+      return this.errorResponse(classified.id, 'INVALID_REQUEST', `Invalid Request: ${classified.reason}`);
+    }
+    // Before anything else reads the message: handlers, validators and digests recurse.
+    const excess = inspectInbound(classified.message, this.host.maxNestingDepth);
+    if (excess !== undefined) {
+      return this.refuseTooDeep(classified, excess);
+    }
     switch (classified.kind) {
-      case 'invalid':
-        return this.errorResponse(classified.id, 'INVALID_REQUEST', `Invalid Request: ${classified.reason}`);
-      case 'request':
-        return this.handleRequest(classified.message, extra);
+      case 'request': {
+        const { id, method } = classified.message;
+        // Whatever escapes (an admission hook that throws, say), the request is still answered.
+        return this.handleRequest(classified.message, extra).catch((error: unknown) =>
+          this.errorResponse(id, 'INTERNAL_ERROR', `Internal error while handling ${method}: ${messageOf(error)}`),
+        );
+      }
       case 'notification':
-        this.handleNotification(classified.message, extra);
+        try {
+          this.handleNotification(classified.message, extra);
+        } catch (error) {
+          this.host.report(asError(error));
+        }
         return undefined;
       case 'response':
-        this.handleResponse(classified.message);
+        try {
+          this.handleResponse(classified.message);
+        } catch (error) {
+          this.host.report(asError(error));
+        }
         return undefined;
+    }
+  }
+
+  /** The answer to a message nested deeper than the limit: nothing past the check reads it. */
+  private refuseTooDeep(classified: Exclude<Classification, { kind: 'invalid' }>, excess: NestingExcess): JSONRPCResponse | undefined {
+    const limit = `nests deeper than ${this.host.maxNestingDepth} levels`;
+    const where = `${excess.member}${excess.path}`;
+    switch (classified.kind) {
+      case 'request': {
+        const { id, method } = classified.message;
+        if (excess.member !== 'params') {
+          return this.errorResponse(id, 'INVALID_REQUEST', `Invalid Request: ${where} ${limit}`);
+        }
+        const issues = [{ path: excess.path, message: limit, keyword: '' }];
+        return this.errorResponse(id, 'INVALID_PARAMS', `Invalid params for ${method}: ${describeIssues(issues, 'params')}`, { issues });
+      }
+      case 'notification':
+        this.host.report(new SdkError('INVALID_NOTIFICATION', `Dropped notification ${classified.message.method}: ${where} ${limit}`));
+        return undefined;
+      case 'response': {
+        const request = classified.message.id === null ? undefined : this.host.pending.take(classified.message.id);
+        const error = new SdkError('INVALID_RESULT', `The response${request === undefined ? '' : ` to ${request.method}`} ${limit} at ${where}`);
+        if (request === undefined) this.host.report(error);
+        else request.reject(error);
+        return undefined;
+      }
     }
   }
 

@@ -21,6 +21,15 @@ export interface ProtocolOptions {
    * with SdkError('INVALID_PARAMS')). Default true.
    */
   readonly validateOutgoing?: boolean | undefined;
+  /**
+   * How deeply objects and arrays may nest in an inbound message, the message itself being
+   * level 1: default 100 (`DEFAULT_MAX_NESTING_DEPTH`), an integer from 2 to 1,000. A
+   * deeper request is answered -32602 naming the path before any handler, validator or digest
+   * reads it; a deeper notification is dropped and a deeper response fails its request, both
+   * reported. Validators, request-state digests and JSON.stringify recurse, and a deep enough
+   * value would overflow their stack.
+   */
+  readonly maxNestingDepth?: number | undefined;
   /** Timeout of outgoing requests that set none themselves; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   readonly defaultTimeoutMs?: number | undefined;
   /** Receives problems that have no caller to reject (see {@link Protocol.onerror}). */

@@ -2,7 +2,6 @@ import type { RevisionModule, Validator } from './contract.js';
 import { Dispatcher } from './dispatcher.js';
 import { asError, messageOf, type ProtocolError, SdkError } from './errors.js';
 import {
-  isJsonObject,
   JSONRPC_VERSION,
   type JSONRPCNotification,
   type JSONRPCRequest,
@@ -33,6 +32,8 @@ import { describeIssues } from './validation.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
 import { cancelledError, reasonText, relatedOptions, transmit } from './transmit.js';
 import { InboundQueue } from './inbound-queue.js';
+import { nestingDepthOption } from './inbound-shape.js';
+import { refuseDropped, sendReply, type ReplyHost } from './substitute-replies.js';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
 
@@ -85,6 +86,12 @@ export class Protocol {
   private connection: Transport | undefined;
   private readonly inbound: InboundQueue<{ readonly transport: Transport; readonly value: unknown; readonly extra: MessageExtra | undefined }>;
   private nextId = 1;
+  /** What sending replies needs from the engine. */
+  private readonly replyHost: ReplyHost = {
+    connected: (transport) => transport === this.connection,
+    internalErrorCode: () => this.revision?.errorCodes.INTERNAL_ERROR ?? JSONRPC_ERROR_CODES.INTERNAL_ERROR,
+    report: (error) => this.report(error),
+  };
 
   constructor(options: ProtocolOptions) {
     this.side = options.side;
@@ -103,6 +110,7 @@ export class Protocol {
       pending: this.pending,
       validateIncoming: this.validateIncoming,
       validateOutgoing: this.validateOutgoing,
+      maxNestingDepth: nestingDepthOption(options.maxNestingDepth),
       sender: this,
       report: (error) => this.report(error),
       admit: (request) => this.admitRequest?.(request),
@@ -111,18 +119,8 @@ export class Protocol {
       prepare: (item) => this.prepareIncoming?.(item.value),
       deliver: (item) => this.deliver(item.transport, item.value, item.extra),
       report: (error) => this.report(error),
-      drop: (item) => this.refuseDropped(item.transport, item.value),
+      drop: (item) => refuseDropped(item.transport, item.value, this.replyHost),
     });
-  }
-
-  /** Answers each request of a value the inbound backlog dropped, so that none waits for an answer that never comes. */
-  private refuseDropped(transport: Transport, value: unknown): void {
-    const code = this.revision?.errorCodes.INTERNAL_ERROR ?? JSONRPC_ERROR_CODES.INTERNAL_ERROR;
-    for (const message of Array.isArray(value) ? value : [value]) {
-      if (!isJsonObject(message) || typeof message.method !== 'string' || (typeof message.id !== 'string' && typeof message.id !== 'number')) continue;
-      const error = { code, message: 'Internal error: too many messages wait for the protocol revision to load; send it again later' };
-      transport.send({ jsonrpc: JSONRPC_VERSION, id: message.id, error }).catch((failure: unknown) => this.report(asError(failure)));
-    }
   }
 
   /** The bound revision, if negotiated yet. */
@@ -345,9 +343,7 @@ export class Protocol {
       if (reply === undefined || transport !== this.connection) {
         return;
       }
-      transmit(transport, reply.message, this.sendOptions(reply.relatedRequestId)).catch((error: unknown) => {
-        this.report(new SdkError('SEND_FAILED', `Failed to send a reply: ${messageOf(error)}`, { cause: error }));
-      });
+      sendReply(transport, reply.message, value, this.sendOptions(reply.relatedRequestId), this.replyHost);
     });
   }
 

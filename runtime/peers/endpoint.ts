@@ -33,6 +33,13 @@ export interface EndpointOptions {
   readonly revisionLoader?: RevisionLoader;
   /** Timeout of requests that set none (default 60 s). */
   readonly defaultTimeoutMs?: number;
+  /**
+   * How deeply objects and arrays may nest in a message from the peer, the message being level 1
+   * (default 100, at most 1,000). A deeper request is answered -32602 naming the path before
+   * any handler, validator or digest reads it; a deeper notification is dropped and a deeper
+   * response fails its request, both reported to `onerror`.
+   */
+  readonly maxNestingDepth?: number;
   /** Receives errors that have no caller to reject. */
   readonly onerror?: (error: Error) => void;
   /**
@@ -82,6 +89,7 @@ export abstract class Endpoint {
       validate: options.validate ?? true,
       validateOutgoing: options.validateOutgoing ?? true,
       ...(options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
+      ...(options.maxNestingDepth !== undefined ? { maxNestingDepth: options.maxNestingDepth } : {}),
       onerror: options.onerror,
     };
     this.protocol = new Protocol(protocolOptions);

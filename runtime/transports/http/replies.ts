@@ -23,7 +23,12 @@ const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' };
 
 /** A 200-style reply with a JSON body. */
 export function jsonReply(status: number, value: unknown, headers: HeaderMap = {}): BodyReply {
-  return { kind: 'body', status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(value) };
+  return jsonTextReply(status, JSON.stringify(value), headers);
+}
+
+/** A reply whose body is JSON text encoded already. */
+export function jsonTextReply(status: number, body: string, headers: HeaderMap = {}): BodyReply {
+  return { kind: 'body', status, headers: { ...JSON_HEADERS, ...headers }, body };
 }
 
 /** A JSON-RPC error response object. */

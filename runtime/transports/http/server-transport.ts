@@ -8,6 +8,7 @@ import { isJsonObject, isRequestId, type JSONRPCMessage, type RequestId } from '
 import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
 import type { RevisionFacts } from '../../core/revision-facts.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
+import { encodeMessage } from '../../core/wire-format.js';
 import type { HttpReply } from './http-types.js';
 import { errorReply, errorResponse, TRANSPORT_ERROR_CODES } from './replies.js';
 import type { HttpMessageExtra } from './server-extra.js';
@@ -176,13 +177,21 @@ export class StreamableServerTransport implements Transport {
       this.onerror?.(new Error(`No open stream for the response to request ${JSON.stringify(answered[0] ?? null)}; it is dropped`));
       return Promise.resolve();
     }
+    // Encoded before the requests count as answered: a reply JSON cannot carry fails its send
+    // with the requests still open, so the engine can answer them with an error instead.
+    let data: string;
+    try {
+      data = encodeMessage(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     for (const id of answered) {
       if (this.routes.get(id) === stream) {
         this.routes.delete(id);
         stream.pending.delete(id);
       }
     }
-    return stream.deliver(message, stream.pending.size === 0);
+    return stream.deliver(message, stream.pending.size === 0, data);
   }
 
   async close(): Promise<void> {

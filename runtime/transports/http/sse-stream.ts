@@ -8,7 +8,7 @@ import { asError } from '../../core/errors.js';
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../../core/jsonrpc.js';
 import type { EventStore } from './event-store.js';
 import type { HttpReply, ResourceCounts, StreamReply } from './http-types.js';
-import { emptyReply, jsonReply, sseHeaders } from './replies.js';
+import { emptyReply, jsonReply, jsonTextReply, sseHeaders } from './replies.js';
 import { formatSseEvent, formatSseRetry, SseConnection, unrefTimer } from './sse-writer.js';
 
 /** Settings shared by every stream of a handler. */
@@ -125,9 +125,10 @@ export class SseStream {
 
   /**
    * Streams one message. `completes` says it is the response that answers the last pending
-   * request, after which the stream ends.
+   * request, after which the stream ends. `data` is the message already encoded, when the
+   * caller had to encode it first.
    */
-  deliver(message: JSONRPCMessage | JSONRPCMessage[], completes: boolean): Promise<void> {
+  deliver(message: JSONRPCMessage | JSONRPCMessage[], completes: boolean, data?: string): Promise<void> {
     return this.enqueue(async () => {
       if (this.finished) {
         return;
@@ -135,13 +136,13 @@ export class SseStream {
       if (this.mode === 'held') {
         if (completes) {
           this.mode = 'json';
-          this.settle(jsonReply(200, message));
+          this.settle(jsonTextReply(200, data ?? JSON.stringify(message)));
           this.finish();
           return;
         }
         await this.commitSse();
       }
-      await this.emit(message);
+      await this.emit(message, data);
       if (completes) {
         this.connection?.end();
         this.finish();
@@ -300,8 +301,8 @@ export class SseStream {
     }
   }
 
-  private async emit(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
-    const data = JSON.stringify(message);
+  private async emit(message: JSONRPCMessage | JSONRPCMessage[], encoded?: string): Promise<void> {
+    const data = encoded ?? JSON.stringify(message);
     const id = this.resumable ? await this.store(message as JSONRPCMessage) : undefined;
     this.connection?.write(formatSseEvent({ id, data }));
   }

@@ -1,7 +1,9 @@
 /**
  * Splits a byte stream into newline-delimited lines with a hard size cap. Lines are measured
  * and cut as bytes and decoded only once complete, so a multi-byte character split across
- * chunks decodes correctly and an oversized line never has to be held in memory.
+ * chunks decodes correctly and an oversized line never has to be held in memory. Decoding is
+ * strict, as for HTTP bodies: a line that is not UTF-8 is refused rather than repaired with
+ * replacement characters, which would hand the engine text the peer never sent.
  */
 
 /** Callbacks of a {@link LineDecoder}. */
@@ -13,6 +15,8 @@ export interface LineDecoderHandlers {
    * line is then discarded up to the next newline.
    */
   readonly onoversized: (limit: number) => void;
+  /** Called once per complete line that is not valid UTF-8; the line is dropped. */
+  readonly oninvalidtext: () => void;
 }
 
 /** Default cap on one inbound line: 4 MiB. */
@@ -28,6 +32,8 @@ export class LineDecoder {
   private parts: Buffer[] = [];
   private size = 0;
   private discarding = false;
+  /** Strict (throws on invalid bytes), and a leading BOM is kept, so it is refused as JSON like any stray character. */
+  private readonly text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
   /** `maxLineBytes` caps a line's length in bytes, excluding its terminator. */
   constructor(maxLineBytes: number, handlers: LineDecoderHandlers) {
@@ -87,7 +93,13 @@ export class LineDecoder {
     if (line[line.length - 1] === CARRIAGE_RETURN) {
       line = line.subarray(0, line.length - 1);
     }
-    const text = line.toString('utf8');
+    let text: string;
+    try {
+      text = this.text.decode(line);
+    } catch {
+      this.handlers.oninvalidtext();
+      return;
+    }
     if (text.trim() !== '') {
       this.handlers.online(text);
     }

@@ -57,6 +57,7 @@ export class StdioServerTransport implements Transport {
     this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, {
       online: (line) => this.onmessage?.(decodeMessage(line)),
       onoversized: (limit) => this.onmessage?.(new ParseFailure('oversized', `message exceeds the ${limit}-byte line limit`)),
+      oninvalidtext: () => this.onmessage?.(new ParseFailure('invalid-json', 'the line is not valid UTF-8 text')),
     });
   }
 

@@ -4,11 +4,13 @@ import { LineDecoder } from '../../../../runtime/transports/node/line-decoder.js
 function collect(maxLineBytes = 64) {
   const lines: string[] = [];
   const oversized: number[] = [];
+  let invalid = 0;
   const decoder = new LineDecoder(maxLineBytes, {
     online: (line) => lines.push(line),
     onoversized: (limit) => oversized.push(limit),
+    oninvalidtext: () => invalid++,
   });
-  return { decoder, lines, oversized };
+  return { decoder, lines, oversized, invalid: () => invalid };
 }
 
 describe('LineDecoder', () => {
@@ -36,6 +38,15 @@ describe('LineDecoder', () => {
     decoder.push(bytes.subarray(2, 4));
     decoder.push(bytes.subarray(4));
     expect(lines).toEqual(['"é€"']);
+  });
+
+  it('refuses a line that is not UTF-8 instead of repairing it, and goes on with the next', () => {
+    const { decoder, lines, invalid } = collect();
+    // A lone continuation byte, an overlong encoding, a truncated sequence before the newline.
+    decoder.push(Buffer.from([0x22, 0x80, 0x22, 0x0a, 0xc0, 0xaf, 0x0a, 0x22, 0xe2, 0x82, 0x0a]));
+    decoder.push('"ok"\n');
+    expect(invalid()).toBe(3);
+    expect(lines).toEqual(['"ok"']);
   });
 
   it('discards an oversized line once, then keeps decoding the next ones', () => {

@@ -70,7 +70,7 @@ export { UriTemplate, type UriTemplateVariableName, type UriVariables, type UriV
 // Schemas: JSON Schema literals and Standard Schema objects, both typing handlers.
 export type { JsonSchema, JsonSchemaCheck, JsonSchemaObject, JsonSchemaResult, JsonSchemaValidator } from './json-schema/types.js';
 export type { FromJsonSchema, InferSchemaInput, InferSchemaOutput } from './json-schema/infer.js';
-export type { SchemaInput } from './json-schema/schema-input.js';
+export type { RawShape, SchemaInput, ToJsonSchema } from './json-schema/schema-input.js';
 export type { StandardJsonSchemaV1, StandardProps, StandardIssue, StandardResult } from './json-schema/standard-schema.js';
 // Revisions: the pinned list, the newest of each era, and each era's newest module (types, validators, ErrorCode).
 export { revisions, releasedRevisions, latestRevision, latestStatefulRevision, latestStatelessRevision, type Revision } from '../generated/index.js';

@@ -52,9 +52,20 @@ type RequiredKeys<S> = S extends { readonly required: ReadonlyArray<infer R> } ?
 
 type Flatten<T> = { [K in keyof T]: T[K] };
 
+/** The object a raw shape (`{ city: z.string() }`) stands for; keys whose type admits `undefined` are optional. */
+type ShapeType<S, Side extends 'input' | 'output'> = {
+  -readonly [K in keyof S as undefined extends SideOf<S[K], Side> ? never : K]: SideOf<S[K], Side>;
+} & {
+  -readonly [K in keyof S as undefined extends SideOf<S[K], Side> ? K : never]?: SideOf<S[K], Side>;
+} extends infer O ? { [K in keyof O]: O[K] } : never;
+
+type SideOf<S, Side extends 'input' | 'output'> = S extends StandardJsonSchemaV1<infer I, infer O> ? (Side extends 'input' ? I : O) : unknown;
+
 /** The parsed type a schema argument yields: a library's output type, or the JSON Schema's type. */
 export type InferSchemaOutput<S> = S extends StandardJsonSchemaV1<unknown, infer O>
   ? O
+  : S extends { readonly [key: string]: StandardJsonSchemaV1 }
+    ? ShapeType<S, 'output'>
   : S extends JsonSchemaObject
     ? FromJsonSchema<S>
     : unknown;
@@ -62,6 +73,8 @@ export type InferSchemaOutput<S> = S extends StandardJsonSchemaV1<unknown, infer
 /** The type a value must have before parsing: a library's input type, or the JSON Schema's type. */
 export type InferSchemaInput<S> = S extends StandardJsonSchemaV1<infer I, unknown>
   ? I
+  : S extends { readonly [key: string]: StandardJsonSchemaV1 }
+    ? ShapeType<S, 'input'>
   : S extends JsonSchemaObject
     ? FromJsonSchema<S>
     : unknown;

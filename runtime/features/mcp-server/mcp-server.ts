@@ -2,7 +2,7 @@ import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { EndpointOptions } from '../../peers/endpoint.js';
 import { asError } from '../../core/errors.js';
 import { InterpretingJsonSchemaValidator } from '../../json-schema/interpreter.js';
-import { toParsingSchema, type ParsingSchema, type SchemaInput, type SchemaSide } from '../../json-schema/schema-input.js';
+import { toParsingSchema, type ParsingSchema, type SchemaInput, type SchemaSide, type ToJsonSchema } from '../../json-schema/schema-input.js';
 import type { JsonSchemaValidator } from '../../json-schema/types.js';
 import type { SchemaCache } from './context.js';
 import { installHandlers, type CacheKind, type ServerHost } from './handlers.js';
@@ -54,6 +54,12 @@ export interface McpServerOptions extends EndpointOptions {
   readonly pageSize?: number;
   /** Checks JSON Schemas given as data (default: the interpreting validator, which needs no `eval`). */
   readonly validator?: JsonSchemaValidator;
+  /**
+   * Converts library schemas that cannot describe themselves as JSON Schema (no
+   * `~standard.jsonSchema`: zod 3, plain valibot), e.g. `(schema) => zodToJsonSchema(schema)`
+   * from zod-to-json-schema. Schemas that can (zod 4.2+, arktype) do not call it.
+   */
+  readonly toJsonSchema?: ToJsonSchema;
   /** How list changes are announced (default `'coalesce'`). */
   readonly listChanged?: ListChangedMode;
   /** Declare `logging`, so that handlers can log (default true). */
@@ -252,7 +258,7 @@ export class McpServer {
   createServer(): Server {
     const capabilities = this.capabilities();
     // Everything that is not McpServer's own option configures the Server as is.
-    const { instructions, capabilities: _declared, pageSize: _pageSize, validator: _validator, listChanged: _listChanged, logging: _logging, strictToolNames: _strict, setupServer: _setup, onerror: _onerror, cache: _cache, requestState: _state, ...endpoint } =
+    const { instructions, capabilities: _declared, pageSize: _pageSize, validator: _validator, toJsonSchema: _toJsonSchema, listChanged: _listChanged, logging: _logging, strictToolNames: _strict, setupServer: _setup, onerror: _onerror, cache: _cache, requestState: _state, ...endpoint } =
       this.options;
     const server = new Server(this.info, {
       ...endpoint,
@@ -368,7 +374,7 @@ export class McpServer {
     }
     let parsing = sides.get(side);
     if (parsing === undefined) {
-      parsing = toParsingSchema(schema, this.validator, side, what);
+      parsing = toParsingSchema(schema, this.validator, side, what, this.options.toJsonSchema);
       sides.set(side, parsing);
     }
     return parsing as ParsingSchema<T>;

@@ -1,9 +1,9 @@
 import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { ProtocolError } from '../../core/errors.js';
-import type { FromJsonSchema } from '../../json-schema/infer.js';
+import type { FromJsonSchema, InferSchemaOutput } from '../../json-schema/infer.js';
 import { isPlainObject } from '../../json-schema/json-values.js';
-import { describeSchemaIssues, type ParsingSchema, type SchemaInput } from '../../json-schema/schema-input.js';
+import { describeSchemaIssues, type ParsingSchema, type RawShape, type SchemaInput } from '../../json-schema/schema-input.js';
 import type { StandardJsonSchemaV1 } from '../../json-schema/standard-schema.js';
 import type { JsonSchemaObject } from '../../json-schema/types.js';
 import type { Completer } from './completion.js';
@@ -14,6 +14,8 @@ import type { McpSession } from './session.js';
 /** The arguments a prompt callback receives for arguments schema `A` (prompt arguments arrive as strings). */
 export type PromptArgs<A> = A extends StandardJsonSchemaV1<unknown, infer Output>
   ? Output
+  : A extends RawShape
+    ? InferSchemaOutput<A>
   : A extends JsonSchemaObject
     ? FromJsonSchema<A> extends infer Args extends Record<string, unknown> ? Args : Record<string, string | undefined>
     : Record<string, string | undefined>;

@@ -1,7 +1,7 @@
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { messageOf, ProtocolError } from '../../core/errors.js';
-import type { FromJsonSchema, InferSchemaInput } from '../../json-schema/infer.js';
-import { describeSchemaIssues, type ParsingSchema, type SchemaInput } from '../../json-schema/schema-input.js';
+import type { FromJsonSchema, InferSchemaInput, InferSchemaOutput } from '../../json-schema/infer.js';
+import { describeSchemaIssues, type ParsingSchema, type RawShape, type SchemaInput } from '../../json-schema/schema-input.js';
 import type { StandardJsonSchemaV1 } from '../../json-schema/standard-schema.js';
 import type { JsonSchemaObject } from '../../json-schema/types.js';
 import type { McpContext, SchemaCache } from './context.js';
@@ -18,6 +18,8 @@ const NO_ARGUMENTS: JsonSchemaObject = { type: 'object', additionalProperties: f
 /** The arguments a tool handler receives for input schema `I`. */
 export type ToolArgs<I> = I extends StandardJsonSchemaV1<unknown, infer Output>
   ? Output
+  : I extends RawShape
+    ? InferSchemaOutput<I>
   : I extends JsonSchemaObject
     ? FromJsonSchema<I> extends infer Args extends Record<string, unknown> ? Args : Record<string, unknown>
     : Record<string, never>;

@@ -52,7 +52,7 @@ describe('a converter-only Standard JSON Schema value', () => {
 
   it('refuses a Standard Schema without a JSON Schema converter', () => {
     const validateOnly = { '~standard': { version: 1, vendor: 'v', validate: () => ({ value: 1 }) } } as const;
-    expect(() => toParsingSchema(validateOnly as unknown as StandardJsonSchemaV1, validator, 'input', 'x')).toThrow(/cannot convert to JSON Schema/);
+    expect(() => toParsingSchema(validateOnly as unknown as StandardJsonSchemaV1, validator, 'input', 'x')).toThrow(/cannot convert itself to JSON Schema/);
   });
 });
 

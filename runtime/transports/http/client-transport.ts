@@ -198,7 +198,7 @@ export class StreamableHttpClientTransport implements Transport {
       timeoutMs: this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
     });
     if (!response.ok && response.status !== 405 && response.status !== 404) {
-      throw await HttpTransportError.fromResponse('DELETE', this.url, response, 'Terminating the session');
+      throw await HttpTransportError.fromResponse('DELETE', this.url, response, 'Terminating the session', this.requester.limits.errorBodyBytes);
     }
     await discardBody(response);
     if (this.sessionIdValue === sessionId) {
@@ -267,7 +267,7 @@ export class StreamableHttpClientTransport implements Transport {
    */
   private async accept(response: Response, ids: readonly RequestId[], abort: ChildController): Promise<boolean> {
     if (!response.ok) {
-      const error = await HttpTransportError.fromResponse('POST', this.url, response);
+      const error = await HttpTransportError.fromResponse('POST', this.url, response, undefined, this.requester.limits.errorBodyBytes);
       const answer = this.stateless === undefined ? undefined : errorAnswerOf(error, ids);
       if (answer === undefined) throw error;
       // The stateless era answers protocol errors (unsupported version, header mismatch,
@@ -285,7 +285,7 @@ export class StreamableHttpClientTransport implements Transport {
       void followStream(this.streamHost, task, response);
       return true;
     }
-    this.deliver(await readJsonAnswer(response, type, this.url));
+    this.deliver(await readJsonAnswer(response, type, this.url, this.requester.limits.maxResponseBytes));
     this.failUnanswered(ids, 'the JSON answer carried no response for it');
     return false;
   }
@@ -383,6 +383,8 @@ export class StreamableHttpClientTransport implements Transport {
     return {
       url: this.url,
       policy,
+      maxEventBytes: this.requester.limits.maxEventBytes,
+      errorBodyBytes: this.requester.limits.errorBodyBytes,
       get: (headers, controller) => this.requester.send({ method: 'GET', url: this.url, headers: this.protocolHeaders(headers), controller }),
       deliver: (value) => this.deliver(value),
       awaits: (id) => this.unanswered.has(id),

@@ -86,7 +86,7 @@ export class LegacySseClientTransport implements Transport {
         controller: stream.controller,
       });
       if (!response.ok) {
-        throw await HttpTransportError.fromResponse('GET', this.url, response, 'Opening the SSE stream');
+        throw await HttpTransportError.fromResponse('GET', this.url, response, 'Opening the SSE stream', this.requester.limits.errorBodyBytes);
       }
       if (mediaTypeOf(response) !== 'text/event-stream') {
         await discardBody(response);
@@ -116,7 +116,7 @@ export class LegacySseClientTransport implements Transport {
         controller: request.controller,
       });
       if (!response.ok) {
-        throw await HttpTransportError.fromResponse('POST', endpoint, response);
+        throw await HttpTransportError.fromResponse('POST', endpoint, response, undefined, this.requester.limits.errorBodyBytes);
       }
       await discardBody(response);
     } finally {
@@ -158,7 +158,8 @@ export class LegacySseClientTransport implements Transport {
           this.deliver(decodeMessage(data));
         }
       };
-      void readEventStream(response, { onevent: (event) => onevent(event.type, event.data) }).then((end) => {
+      const limit = this.requester.limits.maxEventBytes;
+      void readEventStream(response, { onevent: (event) => onevent(event.type, event.data) }, '', limit).then((end) => {
         if (waiting) {
           settle(this.failure(`The SSE stream ended before an endpoint event${end.error === undefined ? '' : `: ${end.error.message}`}`));
           return;

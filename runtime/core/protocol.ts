@@ -33,6 +33,7 @@ import { describeIssues } from './validation.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
 import { cancelledError, reasonText, relatedOptions, transmit } from './transmit.js';
 import { InboundQueue } from './inbound-queue.js';
+import { inboundLimits } from './inbound-gate.js';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
 
@@ -103,6 +104,7 @@ export class Protocol {
       pending: this.pending,
       validateIncoming: this.validateIncoming,
       validateOutgoing: this.validateOutgoing,
+      inboundLimits: inboundLimits(this.side, options.maxConcurrentInbound, options.maxQueuedInbound),
       sender: this,
       report: (error) => this.report(error),
       admit: (request) => this.admitRequest?.(request),
@@ -342,12 +344,17 @@ export class Protocol {
       return;
     }
     void this.dispatcher.receive(value, extra).then((reply) => {
-      if (reply === undefined || transport !== this.connection) {
+      if (reply === undefined) {
         return;
       }
-      transmit(transport, reply.message, this.sendOptions(reply.relatedRequestId)).catch((error: unknown) => {
+      if (transport !== this.connection) {
+        reply.leave?.();
+        return;
+      }
+      const sent = transmit(transport, reply.message, this.sendOptions(reply.relatedRequestId)).catch((error: unknown) => {
         this.report(new SdkError('SEND_FAILED', `Failed to send a reply: ${messageOf(error)}`, { cause: error }));
       });
+      if (reply.leave !== undefined) void sent.then(reply.leave);
     });
   }
 

@@ -26,14 +26,27 @@ export interface EventStreamEnd {
   readonly tooLarge?: boolean | undefined;
 }
 
+/** How a stream is read. */
+export interface EventStreamOptions {
+  /** The last event id of an earlier connection of the stream; default ''. */
+  readonly lastEventId?: string | undefined;
+  /** Most characters of one event or line (see `maxEventBytes`); default unbounded. */
+  readonly maxEventBytes?: number | undefined;
+  /**
+   * Asked before each read: a promise holds reading (and so, through TCP, the server) until
+   * it settles. The transports hold it while too many answers are on their way.
+   */
+  readonly ready?: (() => Promise<void> | undefined) | undefined;
+}
+
 /**
  * Pumps `response.body` into a parser seeded with `lastEventId` until the body ends or
  * fails, or an event or a line passes `maxEventBytes` characters (the body is then cancelled
  * at once). A frame cut off by the end is dropped by the parser, never delivered. Never
  * rejects: a failure is reported in the result, since to the caller both mean "the stream is gone".
  */
-export async function readEventStream(response: Response, sink: EventStreamSink, lastEventId = '', maxEventBytes?: number): Promise<EventStreamEnd> {
-  const parser = new SseParser({ onevent: sink.onevent, onretry: sink.onretry }, { lastEventId, maxEventChars: maxEventBytes });
+export async function readEventStream(response: Response, sink: EventStreamSink, options: EventStreamOptions = {}): Promise<EventStreamEnd> {
+  const parser = new SseParser({ onevent: sink.onevent, onretry: sink.onretry }, { lastEventId: options.lastEventId, maxEventChars: options.maxEventBytes });
   const body = response.body;
   if (body === null) {
     parser.end();
@@ -42,6 +55,8 @@ export async function readEventStream(response: Response, sink: EventStreamSink,
   const reader = body.getReader();
   try {
     for (;;) {
+      const held = options.ready?.();
+      if (held !== undefined) await held;
       const { done, value } = await reader.read();
       if (done) {
         break;

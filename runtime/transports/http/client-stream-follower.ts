@@ -37,6 +37,8 @@ export interface StreamHost {
   readonly maxEventBytes: number;
   /** The bound on an error body read. */
   readonly errorBodyBytes: number;
+  /** Holds reading while too many answers are on their way (see EventStreamOptions.ready). */
+  readonly ready?: (() => Promise<void> | undefined) | undefined;
   /** Sends a GET with these headers plus the transport's protocol headers. */
   get(headers: Record<string, string>, controller: AbortController): Promise<Response>;
   /** Receives each decoded message (or ParseFailure) of the stream. */
@@ -143,7 +145,7 @@ async function consume(host: StreamHost, task: StreamTask, response: Response): 
     onretry: (milliseconds) => {
       task.retryMs = milliseconds;
     },
-  }, task.lastEventId, host.maxEventBytes);
+  }, { lastEventId: task.lastEventId, maxEventBytes: host.maxEventBytes, ready: host.ready });
   if (end.tooLarge === true) return { progressed, tooLarge: end.error };
   if (end.lastEventId !== task.lastEventId) {
     progressed = true;

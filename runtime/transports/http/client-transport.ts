@@ -9,6 +9,7 @@ import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST } from '../../core/special-m
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { encodeMessage } from '../../core/wire-format.js';
 import { withAuthProvider } from './auth-hooks.js';
+import { AnswerPoster, isAnswer } from './client-answers.js';
 import { HttpTransportError } from './client-errors.js';
 import { INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from './client-messages.js';
 import type { StreamableHttpClientTransportOptions } from './client-options.js';
@@ -77,6 +78,8 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly streamHost: StreamHost;
   /** Aborted by close(); every request and stream hangs off it. */
   private readonly master = new AbortController();
+  /** Retries answers to the server's requests and holds stream reading while too many are on their way. */
+  private readonly answers: AnswerPoster;
   private started = false;
   private closing: Promise<void> | undefined;
   private sessionIdValue: string | undefined;
@@ -100,6 +103,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.url = new URL(url);
     this.options = options;
     this.requester = new HttpRequester(withAuthProvider(options, this.url));
+    this.answers = new AnswerPoster(options, this.master.signal);
     this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
     this.sessionIdValue = options.sessionId;
     this.protocolVersionValue = options.protocolVersion;
@@ -142,6 +146,10 @@ export class StreamableHttpClientTransport implements Transport {
    * no GET stream and no resumption; a JSON-RPC error in the body of an HTTP error answer is
    * delivered as the request's answer; and cancelling a request closes its exchange instead of
    * POSTing `notifications/cancelled`. A stateful revision switches back.
+   *
+   * An answer to the server's requests whose POST meets a passing failure (no response, 408,
+   * 429, 5xx but 501) is retried with backoff (see `answerRetry`); the final failure rejects
+   * with an HttpTransportError naming the request id, which the engine reports to `onerror`.
    */
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     if (!this.started || this.closing !== undefined) {
@@ -159,7 +167,12 @@ export class StreamableHttpClientTransport implements Transport {
       return;
     }
     this.observeOutgoing(message);
-    await this.post(message, (this.options.reinitializeOnExpiry ?? true) && this.stateless === undefined ? 'renewable' : 'once');
+    const mode = (this.options.reinitializeOnExpiry ?? true) && this.stateless === undefined ? 'renewable' : 'once';
+    if (isAnswer(message)) {
+      await this.answers.send(message, () => this.post(message, mode));
+      return;
+    }
+    await this.post(message, mode);
     if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) {
       this.openStandaloneStream();
     }
@@ -385,6 +398,7 @@ export class StreamableHttpClientTransport implements Transport {
       policy,
       maxEventBytes: this.requester.limits.maxEventBytes,
       errorBodyBytes: this.requester.limits.errorBodyBytes,
+      ready: () => this.answers.ready(),
       get: (headers, controller) => this.requester.send({ method: 'GET', url: this.url, headers: this.protocolHeaders(headers), controller }),
       deliver: (value) => this.deliver(value),
       awaits: (id) => this.unanswered.has(id),

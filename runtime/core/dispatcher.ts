@@ -16,6 +16,7 @@ import {
 import { mayBeSentBy, peerOf, type MethodTable, type ResolvedMethod, type Side } from './method-table.js';
 import { metaOf, paramsIssues, progressOf } from './message-params.js';
 import type { PendingRequest, PendingRequests } from './pending-requests.js';
+import { InboundGate, type InboundLimits, type Leave } from './inbound-gate.js';
 import { LazyAbort } from './lazy-abort.js';
 import {
   createRequestContext,
@@ -40,6 +41,8 @@ export interface DispatchHost {
   readonly validateOutgoing: boolean;
   /** The deepest nesting an inbound message may have (see ProtocolOptions.maxNestingDepth). */
   readonly maxNestingDepth: number;
+  /** How many of the peer's requests run at once and how many more wait (see InboundGate). */
+  readonly inboundLimits: InboundLimits;
   /** Sends on behalf of handler contexts. */
   readonly sender: ContextSender;
   /** Receives problems nobody can be answered about. */
@@ -57,6 +60,12 @@ export interface Reply {
   readonly message: JSONRPCResponse | JSONRPCResponse[];
   /** The request a single response answers, as a transport routing hint. */
   readonly relatedRequestId?: RequestId | undefined;
+  /**
+   * Frees the handler place the answered request still holds; the engine calls it once the
+   * reply has been handed to the transport, so that replies waiting to be sent count against
+   * the bound too. Absent when nothing is held.
+   */
+  readonly leave?: Leave | undefined;
 }
 
 /**
@@ -71,11 +80,13 @@ export class Dispatcher {
   readonly notificationHandlers = new Map<string, NotificationHandler>();
 
   private readonly host: DispatchHost;
-  /** Incoming requests whose handlers are running, by request id. */
+  /** Incoming requests whose handlers are running or waiting for a place, by request id. */
   private readonly inflight = new Map<RequestId, LazyAbort>();
+  private readonly gate: InboundGate;
 
   constructor(host: DispatchHost) {
     this.host = host;
+    this.gate = new InboundGate(host.inboundLimits);
   }
 
   /**
@@ -93,8 +104,9 @@ export class Dispatcher {
     if (Array.isArray(value)) {
       return this.receiveBatch(value, extra);
     }
-    const response = await this.dispatch(value, extra);
-    return response === undefined ? undefined : { message: response, relatedRequestId: response.id ?? undefined };
+    const held: Leave[] = [];
+    const response = await this.dispatch(value, extra, held);
+    return response === undefined ? undefined : { message: response, relatedRequestId: response.id ?? undefined, leave: held[0] };
   }
 
   /** Aborts every running handler; their replies are then suppressed. */
@@ -133,7 +145,13 @@ export class Dispatcher {
     return undefined;
   }
 
-  private async dispatch(value: unknown, extra: MessageExtra | undefined): Promise<JSONRPCResponse | undefined> {
+  /**
+   * Handles one message. With `held`, a request answered keeps its handler place and pushes
+   * the function that frees it there (the engine frees it once the reply is sent); without
+   * (a batch item, whose batch reply waits for every item), the place is freed when the
+   * handler ends, so a batch larger than the bound cannot wait for itself.
+   */
+  private async dispatch(value: unknown, extra: MessageExtra | undefined, held?: Leave[]): Promise<JSONRPCResponse | undefined> {
     const classified = classifyMessage(value);
     if (classified.kind === 'invalid') {
       return this.errorResponse(classified.id, 'INVALID_REQUEST', `Invalid Request: ${classified.reason}`);
@@ -147,7 +165,7 @@ export class Dispatcher {
       case 'request': {
         const { id, method } = classified.message;
         // Whatever escapes (an admission hook that throws, say), the request is still answered.
-        return this.handleRequest(classified.message, extra).catch((error: unknown) =>
+        return this.handleRequest(classified.message, extra, held).catch((error: unknown) =>
           this.errorResponse(id, 'INTERNAL_ERROR', `Internal error while handling ${method}: ${messageOf(error)}`),
         );
       }
@@ -194,7 +212,7 @@ export class Dispatcher {
     }
   }
 
-  private async handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined): Promise<JSONRPCResponse | undefined> {
+  private async handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined, held: Leave[] | undefined): Promise<JSONRPCResponse | undefined> {
     const { id, method, params } = message;
     const refusal = this.host.admit?.(message);
     if (refusal !== undefined) {
@@ -214,7 +232,45 @@ export class Dispatcher {
       return this.errorResponse(id, 'INVALID_PARAMS', text, { issues });
     }
     const controller = new LazyAbort();
+    const entry = this.gate.enter(controller);
+    if (entry.kind === 'full') {
+      return this.overloaded(id, method);
+    }
     this.inflight.set(id, controller);
+    let leave: Leave;
+    if (entry.kind === 'run') {
+      leave = entry.leave;
+    } else {
+      const turn = await entry.turn;
+      if (turn === undefined) {
+        // Cancelled, or the connection closed, while it waited: no answer is due.
+        if (this.inflight.get(id) === controller) this.inflight.delete(id);
+        return undefined;
+      }
+      leave = turn;
+    }
+    let response: JSONRPCResponse | undefined;
+    try {
+      response = await this.runHandler(message, info, handler, controller, extra);
+    } finally {
+      if (held === undefined || response === undefined) leave();
+      else held.push(leave);
+    }
+    return response;
+  }
+
+  private async runHandler(
+    message: JSONRPCRequest,
+    info: ResolvedMethod,
+    handler: RequestHandler,
+    controller: LazyAbort,
+    extra: MessageExtra | undefined,
+  ): Promise<JSONRPCResponse | undefined> {
+    const { id, method, params } = message;
+    if (controller.aborted) {
+      if (this.inflight.get(id) === controller) this.inflight.delete(id);
+      return undefined;
+    }
     const context = createRequestContext({
       method,
       requestId: id,
@@ -237,6 +293,14 @@ export class Dispatcher {
       return undefined;
     }
     return this.resultResponse(id, info, result ?? {});
+  }
+
+  /** The answer to a request that finds every handler place and the queue taken. */
+  private overloaded(id: RequestId, method: string): JSONRPCErrorResponse {
+    const { maxConcurrent, maxQueued } = this.gate.limits;
+    const side = this.host.side;
+    const text = `Internal error: the ${side} is overloaded (${maxConcurrent} requests are being handled and ${maxQueued} more wait); send ${method} again later`;
+    return this.errorResponse(id, 'INTERNAL_ERROR', text, { maxConcurrentInbound: maxConcurrent, maxQueuedInbound: maxQueued });
   }
 
   private resultResponse(id: RequestId, info: ResolvedMethod, result: unknown): JSONRPCResponse {

@@ -32,6 +32,20 @@ export interface ProtocolOptions {
   readonly maxNestingDepth?: number | undefined;
   /** Timeout of outgoing requests that set none themselves; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   readonly defaultTimeoutMs?: number | undefined;
+  /**
+   * Most of the peer's requests whose handlers run at once on this connection; default 16 for
+   * a client and 256 for a server (see DEFAULT_INBOUND_LIMITS). A request finds its place
+   * taken until its reply has been handed to the transport; later requests wait in arrival
+   * order. `Infinity` removes the bound.
+   */
+  readonly maxConcurrentInbound?: number | undefined;
+  /**
+   * Most requests that wait for a place beyond those; default 1,000 for a client and 10,000
+   * for a server. A request beyond both is answered at once with an internal error (-32603)
+   * saying the endpoint is overloaded, never dropped. A waiting request the peer cancels
+   * leaves the queue unanswered, as cancellation requires.
+   */
+  readonly maxQueuedInbound?: number | undefined;
   /** Receives problems that have no caller to reject (see {@link Protocol.onerror}). */
   readonly onerror?: ((error: Error) => void) | undefined;
 }

@@ -34,6 +34,7 @@ import { cancelledError, reasonText, relatedOptions, transmit } from './transmit
 import { InboundQueue } from './inbound-queue.js';
 import { nestingDepthOption } from './inbound-shape.js';
 import { refuseDropped, sendReply, type ReplyHost } from './substitute-replies.js';
+import { inboundLimits } from './inbound-gate.js';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
 
@@ -111,6 +112,7 @@ export class Protocol {
       validateIncoming: this.validateIncoming,
       validateOutgoing: this.validateOutgoing,
       maxNestingDepth: nestingDepthOption(options.maxNestingDepth),
+      inboundLimits: inboundLimits(this.side, options.maxConcurrentInbound, options.maxQueuedInbound),
       sender: this,
       report: (error) => this.report(error),
       admit: (request) => this.admitRequest?.(request),
@@ -340,10 +342,15 @@ export class Protocol {
       return;
     }
     void this.dispatcher.receive(value, extra).then((reply) => {
-      if (reply === undefined || transport !== this.connection) {
+      if (reply === undefined) {
         return;
       }
-      sendReply(transport, reply.message, value, this.sendOptions(reply.relatedRequestId), this.replyHost);
+      if (transport !== this.connection) {
+        reply.leave?.();
+        return;
+      }
+      const sent = sendReply(transport, reply.message, value, this.sendOptions(reply.relatedRequestId), this.replyHost);
+      if (reply.leave !== undefined) void sent.then(reply.leave);
     });
   }
 

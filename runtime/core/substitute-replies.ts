@@ -28,11 +28,11 @@ export function sendReply(
   inbound: unknown,
   options: TransportSendOptions,
   host: ReplyHost,
-): void {
+): Promise<void> {
   const failed = (error: unknown): void => {
     host.report(new SdkError('SEND_FAILED', `Failed to send a reply: ${messageOf(error)}`, { cause: error }));
   };
-  transmit(transport, reply, options).catch((error: unknown) => {
+  return transmit(transport, reply, options).catch((error: unknown) => {
     const substitute = host.connected(transport) ? encodableReply(reply, inbound, host.internalErrorCode()) : undefined;
     if (substitute === undefined) {
       failed(error);
@@ -41,7 +41,7 @@ export function sendReply(
     for (const problem of substitute.problems) {
       host.report(new SdkError('INVALID_RESULT', `Answered with an internal error: ${problem}`, { cause: error }));
     }
-    transmit(transport, substitute.message, options).catch(failed);
+    return transmit(transport, substitute.message, options).catch(failed);
   });
 }
 

@@ -40,6 +40,16 @@ export interface EndpointOptions {
    * response fails its request, both reported to `onerror`.
    */
   readonly maxNestingDepth?: number;
+  /**
+   * Most of the peer's requests handled at once (default 16 for a Client, 256 for a Server);
+   * the place of each is held until its reply is sent, so replies are throttled too.
+   */
+  readonly maxConcurrentInbound?: number;
+  /**
+   * Most of the peer's requests waiting for a place (default 1,000 for a Client, 10,000 for
+   * a Server); beyond it a request is answered at once with -32603, "overloaded".
+   */
+  readonly maxQueuedInbound?: number;
   /** Receives errors that have no caller to reject. */
   readonly onerror?: (error: Error) => void;
   /**
@@ -90,6 +100,8 @@ export abstract class Endpoint {
       validateOutgoing: options.validateOutgoing ?? true,
       ...(options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
       ...(options.maxNestingDepth !== undefined ? { maxNestingDepth: options.maxNestingDepth } : {}),
+      maxConcurrentInbound: options.maxConcurrentInbound,
+      maxQueuedInbound: options.maxQueuedInbound,
       onerror: options.onerror,
     };
     this.protocol = new Protocol(protocolOptions);

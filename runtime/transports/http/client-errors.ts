@@ -5,6 +5,7 @@
  */
 import { TransportError } from '../../core/errors.js';
 import { isJsonObject, type JSONRPCErrorObject } from '../../core/jsonrpc.js';
+import { ERROR_BODY_BYTES, readBoundedText } from './client-limits.js';
 
 /** How much of an error body the error keeps and quotes. */
 const BODY_EXCERPT_CHARS = 1_000;
@@ -53,10 +54,11 @@ export class HttpTransportError extends TransportError {
   /**
    * Builds the error for a response with an unexpected status, reading (and so releasing)
    * its body. The message names the status and quotes the JSON-RPC error or the body text,
-   * because that is usually what tells a user what went wrong.
+   * because that is usually what tells a user what went wrong. At most `maxBytes` of the body
+   * are read (default {@link ERROR_BODY_BYTES}); the rest is discarded unread.
    */
-  static async fromResponse(method: string, url: URL | string, response: Response, what?: string): Promise<HttpTransportError> {
-    const text = await readText(response);
+  static async fromResponse(method: string, url: URL | string, response: Response, what?: string, maxBytes = ERROR_BODY_BYTES): Promise<HttpTransportError> {
+    const text = await readText(response, maxBytes);
     const rpcError = rpcErrorOf(text);
     const body = text === undefined || text.length <= BODY_EXCERPT_CHARS ? text : `${text.slice(0, BODY_EXCERPT_CHARS)}…`;
     const status = `HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`;
@@ -84,9 +86,9 @@ export function findHttpTransportError(error: unknown): HttpTransportError | und
   return undefined;
 }
 
-async function readText(response: Response): Promise<string | undefined> {
+async function readText(response: Response, maxBytes: number): Promise<string | undefined> {
   try {
-    return await response.text();
+    return (await readBoundedText(response, maxBytes)).text;
   } catch {
     return undefined;
   }

@@ -1,10 +1,11 @@
 /** The options of the Streamable HTTP client transport. */
+import type { AnswerOptions } from './client-answers.js';
 import type { AuthProviderOption } from './auth-hooks.js';
 import type { ReconnectOptions } from './client-reconnect.js';
 import type { HttpClientOptions } from './client-request.js';
 
 /** Options of a {@link StreamableHttpClientTransport}. */
-export interface StreamableHttpClientTransportOptions extends HttpClientOptions, AuthProviderOption {
+export interface StreamableHttpClientTransportOptions extends HttpClientOptions, AuthProviderOption, AnswerOptions {
   /** How dropped event streams are re-established (see {@link ReconnectOptions}). */
   readonly reconnect?: ReconnectOptions | undefined;
   /** A session id to use from the first request on, e.g. to continue a session of an earlier process. */

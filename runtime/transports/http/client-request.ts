@@ -7,6 +7,7 @@
 import { messageOf } from '../../core/errors.js';
 import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
 import { HttpTransportError } from './client-errors.js';
+import { clientLimits, readBoundedText, type ClientLimitOptions, type ClientLimits } from './client-limits.js';
 
 /** The subset of `fetch` the transports call; pass a wrapper to add auth, logging or proxies. */
 export type FetchLike = (url: URL, init: RequestInit) => Promise<Response>;
@@ -17,8 +18,8 @@ export type FetchLike = (url: URL, init: RequestInit) => Promise<Response>;
  */
 export type HeadersSource = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
 
-/** Options every HTTP client transport accepts. */
-export interface HttpClientOptions {
+/** Options every HTTP client transport accepts, its read limits included. */
+export interface HttpClientOptions extends ClientLimitOptions {
   /** The fetch implementation; default `globalThis.fetch`. */
   readonly fetch?: FetchLike | undefined;
   /** Headers added to every request; the transport's protocol headers take precedence. */
@@ -54,10 +55,13 @@ export interface OutgoingHttpRequest {
 
 /** Sends the transports' HTTP requests with the user's fetch, headers and init. */
 export class HttpRequester {
+  /** The bounds on what is read of the answers, with defaults applied. */
+  readonly limits: ClientLimits;
   private readonly options: HttpClientOptions;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
+    this.limits = clientLimits(options);
   }
 
   /**
@@ -116,9 +120,10 @@ export async function discardBody(response: Response): Promise<void> {
 
 /**
  * The decoded JSON answer of a POST whose response has media type `type`; an
- * HttpTransportError when it is no JSON, cannot be read or does not parse.
+ * HttpTransportError when it is no JSON, is larger than `maxBytes` (reading stops there),
+ * cannot be read or does not parse.
  */
-export async function readJsonAnswer(response: Response, type: string | undefined, url: URL): Promise<unknown> {
+export async function readJsonAnswer(response: Response, type: string | undefined, url: URL, maxBytes: number): Promise<unknown> {
   if (type !== 'application/json') {
     await discardBody(response);
     throw new HttpTransportError(
@@ -128,8 +133,18 @@ export async function readJsonAnswer(response: Response, type: string | undefine
   }
   let value: unknown;
   try {
-    value = decodeMessage(await response.text());
+    const body = await readBoundedText(response, maxBytes);
+    if (body.overflow !== undefined) {
+      const size = body.overflow.declared !== undefined && body.overflow.read === 0
+        ? `its Content-Length declares ${body.overflow.declared} bytes`
+        : `reading stopped after ${body.overflow.read} bytes`;
+      throw new HttpTransportError(`The JSON answer of POST ${url.href} is larger than maxResponseBytes (${maxBytes} bytes): ${size}`, {
+        method: 'POST', url: url.href, status: response.status,
+      });
+    }
+    value = decodeMessage(body.text);
   } catch (error) {
+    if (error instanceof HttpTransportError) throw error;
     throw new HttpTransportError(`Reading the JSON answer of POST ${url.href} failed: ${messageOf(error)}`, {
       method: 'POST', url: url.href, status: response.status, cause: error,
     });

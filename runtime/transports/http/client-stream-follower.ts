@@ -33,6 +33,12 @@ export interface StreamHost {
   /** The MCP endpoint, for error messages. */
   readonly url: URL;
   readonly policy: ReconnectPolicy;
+  /** The bound on one event of the stream (see `maxEventBytes`). */
+  readonly maxEventBytes: number;
+  /** The bound on an error body read. */
+  readonly errorBodyBytes: number;
+  /** Holds reading while too many answers are on their way (see EventStreamOptions.ready). */
+  readonly ready?: (() => Promise<void> | undefined) | undefined;
   /** Sends a GET with these headers plus the transport's protocol headers. */
   get(headers: Record<string, string>, controller: AbortController): Promise<Response>;
   /** Receives each decoded message (or ParseFailure) of the stream. */
@@ -66,8 +72,15 @@ export async function followStream(host: StreamHost, task: StreamTask, initial: 
   try {
     for (;;) {
       if (response !== undefined) {
-        const progressed = await consume(host, task, response);
+        const { progressed, tooLarge } = await consume(host, task, response);
         response = undefined;
+        if (tooLarge !== undefined) {
+          // Resuming would only bring the same event again.
+          giveUp(host, task, new HttpTransportError(`The event stream from ${host.url.href} was cut: ${tooLarge.message}`, {
+            method: task.kind === 'post' ? 'POST' : 'GET', url: host.url.href, cause: tooLarge,
+          }));
+          return;
+        }
         // A stream that closes without carrying anything counts as a failed attempt, so a
         // server that keeps doing so is eventually given up instead of polled forever.
         failures = progressed ? 0 : failures + 1;
@@ -110,8 +123,16 @@ export async function followStream(host: StreamHost, task: StreamTask, initial: 
   }
 }
 
-/** Reads one connection of a stream; returns whether it carried any event or id. */
-async function consume(host: StreamHost, task: StreamTask, response: Response): Promise<boolean> {
+/** What one connection of a stream did. */
+interface Consumed {
+  /** Whether it carried any event or id. */
+  readonly progressed: boolean;
+  /** Set when it was cut because an event passed `maxEventBytes`. */
+  readonly tooLarge?: Error | undefined;
+}
+
+/** Reads one connection of a stream. */
+async function consume(host: StreamHost, task: StreamTask, response: Response): Promise<Consumed> {
   let progressed = false;
   const end = await readEventStream(response, {
     onevent: (event) => {
@@ -124,7 +145,8 @@ async function consume(host: StreamHost, task: StreamTask, response: Response): 
     onretry: (milliseconds) => {
       task.retryMs = milliseconds;
     },
-  }, task.lastEventId);
+  }, { lastEventId: task.lastEventId, maxEventBytes: host.maxEventBytes, ready: host.ready });
+  if (end.tooLarge === true) return { progressed, tooLarge: end.error };
   if (end.lastEventId !== task.lastEventId) {
     progressed = true;
     task.lastEventId = end.lastEventId;
@@ -134,7 +156,7 @@ async function consume(host: StreamHost, task: StreamTask, response: Response): 
       method: task.kind === 'post' ? 'POST' : 'GET', url: host.url.href, cause: end.error,
     }));
   }
-  return progressed;
+  return { progressed };
 }
 
 async function openGet(host: StreamHost, task: StreamTask): Promise<GetAttempt> {
@@ -157,7 +179,7 @@ async function openGet(host: StreamHost, task: StreamTask): Promise<GetAttempt> 
     });
     return { error, retryable: false };
   }
-  const error = await HttpTransportError.fromResponse('GET', host.url, response, what);
+  const error = await HttpTransportError.fromResponse('GET', host.url, response, what, host.errorBodyBytes);
   // Conflicts (an old connection not yet noticed gone), rate limits and server errors pass.
   const retryable = response.status === 409 || response.status === 429 || response.status >= 500;
   return { error, retryable };

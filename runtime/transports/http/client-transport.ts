@@ -9,6 +9,7 @@ import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST } from '../../core/special-m
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { encodeMessage } from '../../core/wire-format.js';
 import { withAuthProvider } from './auth-hooks.js';
+import { AnswerPoster, isAnswer } from './client-answers.js';
 import { HttpTransportError } from './client-errors.js';
 import { INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from './client-messages.js';
 import type { StreamableHttpClientTransportOptions } from './client-options.js';
@@ -77,6 +78,8 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly streamHost: StreamHost;
   /** Aborted by close(); every request and stream hangs off it. */
   private readonly master = new AbortController();
+  /** Retries answers to the server's requests and holds stream reading while too many are on their way. */
+  private readonly answers: AnswerPoster;
   private started = false;
   private closing: Promise<void> | undefined;
   private sessionIdValue: string | undefined;
@@ -100,6 +103,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.url = new URL(url);
     this.options = options;
     this.requester = new HttpRequester(withAuthProvider(options, this.url));
+    this.answers = new AnswerPoster(options, this.master.signal);
     this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
     this.sessionIdValue = options.sessionId;
     this.protocolVersionValue = options.protocolVersion;
@@ -142,6 +146,10 @@ export class StreamableHttpClientTransport implements Transport {
    * no GET stream and no resumption; a JSON-RPC error in the body of an HTTP error answer is
    * delivered as the request's answer; and cancelling a request closes its exchange instead of
    * POSTing `notifications/cancelled`. A stateful revision switches back.
+   *
+   * An answer to the server's requests whose POST meets a passing failure (no response, 408,
+   * 429, 5xx but 501) is retried with backoff (see `answerRetry`); the final failure rejects
+   * with an HttpTransportError naming the request id, which the engine reports to `onerror`.
    */
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     if (!this.started || this.closing !== undefined) {
@@ -159,7 +167,12 @@ export class StreamableHttpClientTransport implements Transport {
       return;
     }
     this.observeOutgoing(message);
-    await this.post(message, (this.options.reinitializeOnExpiry ?? true) && this.stateless === undefined ? 'renewable' : 'once');
+    const mode = (this.options.reinitializeOnExpiry ?? true) && this.stateless === undefined ? 'renewable' : 'once';
+    if (isAnswer(message)) {
+      await this.answers.send(message, () => this.post(message, mode));
+      return;
+    }
+    await this.post(message, mode);
     if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) {
       this.openStandaloneStream();
     }
@@ -198,7 +211,7 @@ export class StreamableHttpClientTransport implements Transport {
       timeoutMs: this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
     });
     if (!response.ok && response.status !== 405 && response.status !== 404) {
-      throw await HttpTransportError.fromResponse('DELETE', this.url, response, 'Terminating the session');
+      throw await HttpTransportError.fromResponse('DELETE', this.url, response, 'Terminating the session', this.requester.limits.errorBodyBytes);
     }
     await discardBody(response);
     if (this.sessionIdValue === sessionId) {
@@ -267,7 +280,7 @@ export class StreamableHttpClientTransport implements Transport {
    */
   private async accept(response: Response, ids: readonly RequestId[], abort: ChildController): Promise<boolean> {
     if (!response.ok) {
-      const error = await HttpTransportError.fromResponse('POST', this.url, response);
+      const error = await HttpTransportError.fromResponse('POST', this.url, response, undefined, this.requester.limits.errorBodyBytes);
       const answer = this.stateless === undefined ? undefined : errorAnswerOf(error, ids);
       if (answer === undefined) throw error;
       // The stateless era answers protocol errors (unsupported version, header mismatch,
@@ -285,7 +298,7 @@ export class StreamableHttpClientTransport implements Transport {
       void followStream(this.streamHost, task, response);
       return true;
     }
-    this.deliver(await readJsonAnswer(response, type, this.url));
+    this.deliver(await readJsonAnswer(response, type, this.url, this.requester.limits.maxResponseBytes));
     this.failUnanswered(ids, 'the JSON answer carried no response for it');
     return false;
   }
@@ -383,6 +396,9 @@ export class StreamableHttpClientTransport implements Transport {
     return {
       url: this.url,
       policy,
+      maxEventBytes: this.requester.limits.maxEventBytes,
+      errorBodyBytes: this.requester.limits.errorBodyBytes,
+      ready: () => this.answers.ready(),
       get: (headers, controller) => this.requester.send({ method: 'GET', url: this.url, headers: this.protocolHeaders(headers), controller }),
       deliver: (value) => this.deliver(value),
       awaits: (id) => this.unanswered.has(id),

@@ -10,13 +10,14 @@ import { decodeMessage, encodeMessage } from '../../core/wire-format.js';
 import { withAuthProvider, type AuthProviderOption } from './auth-hooks.js';
 import { HttpTransportError } from './client-errors.js';
 import { readEventStream, type EventStreamEnd } from './client-event-stream.js';
+import { AnswerPoster, isAnswer, type AnswerOptions } from './client-answers.js';
 import { childController, discardBody, HttpRequester, mediaTypeOf, type HttpClientOptions } from './client-request.js';
 
 /** Default wait for the server's `endpoint` event: 10 s. */
 export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
 
 /** Options of a {@link LegacySseClientTransport}. */
-export interface LegacySseClientTransportOptions extends HttpClientOptions, AuthProviderOption {
+export interface LegacySseClientTransportOptions extends HttpClientOptions, AuthProviderOption, AnswerOptions {
   /** How long `start()` waits for the `endpoint` event; default {@link DEFAULT_ENDPOINT_TIMEOUT_MS}. */
   readonly endpointTimeoutMs?: number | undefined;
 }
@@ -43,6 +44,8 @@ export class LegacySseClientTransport implements Transport {
   private readonly requester: HttpRequester;
   /** Aborted when the transport closes; the stream and every POST hang off it. */
   private readonly master = new AbortController();
+  /** Retries answers to the server's requests and holds the stream while too many are on their way. */
+  private readonly answers: AnswerPoster;
   private endpointValue: URL | undefined;
   private started = false;
   private closed = false;
@@ -52,6 +55,7 @@ export class LegacySseClientTransport implements Transport {
     this.url = new URL(url);
     this.options = options;
     this.requester = new HttpRequester(withAuthProvider(options, this.url));
+    this.answers = new AnswerPoster(options, this.master.signal);
   }
 
   /** Where messages are POSTed, once the server announced it. */
@@ -86,7 +90,7 @@ export class LegacySseClientTransport implements Transport {
         controller: stream.controller,
       });
       if (!response.ok) {
-        throw await HttpTransportError.fromResponse('GET', this.url, response, 'Opening the SSE stream');
+        throw await HttpTransportError.fromResponse('GET', this.url, response, 'Opening the SSE stream', this.requester.limits.errorBodyBytes);
       }
       if (mediaTypeOf(response) !== 'text/event-stream') {
         await discardBody(response);
@@ -100,12 +104,23 @@ export class LegacySseClientTransport implements Transport {
     }
   }
 
-  /** POSTs one message (or batch) to the announced endpoint. */
+  /**
+   * POSTs one message (or batch) to the announced endpoint. An answer to the server's
+   * requests whose POST meets a passing failure is retried (see `answerRetry`).
+   */
   async send(message: JSONRPCMessage | JSONRPCMessage[], _options?: TransportSendOptions): Promise<void> {
     const endpoint = this.endpointValue;
     if (endpoint === undefined || this.closed) {
       throw new SdkError('NOT_CONNECTED', 'LegacySseClientTransport is not connected');
     }
+    if (isAnswer(message)) {
+      await this.answers.send(message, () => this.post(endpoint, message));
+      return;
+    }
+    await this.post(endpoint, message);
+  }
+
+  private async post(endpoint: URL, message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
     const request = childController(this.master.signal);
     try {
       const response = await this.requester.send({
@@ -116,7 +131,7 @@ export class LegacySseClientTransport implements Transport {
         controller: request.controller,
       });
       if (!response.ok) {
-        throw await HttpTransportError.fromResponse('POST', endpoint, response);
+        throw await HttpTransportError.fromResponse('POST', endpoint, response, undefined, this.requester.limits.errorBodyBytes);
       }
       await discardBody(response);
     } finally {
@@ -158,7 +173,8 @@ export class LegacySseClientTransport implements Transport {
           this.deliver(decodeMessage(data));
         }
       };
-      void readEventStream(response, { onevent: (event) => onevent(event.type, event.data) }).then((end) => {
+      const reading = { maxEventBytes: this.requester.limits.maxEventBytes, ready: () => this.answers.ready() };
+      void readEventStream(response, { onevent: (event) => onevent(event.type, event.data) }, reading).then((end) => {
         if (waiting) {
           settle(this.failure(`The SSE stream ended before an endpoint event${end.error === undefined ? '' : `: ${end.error.message}`}`));
           return;

@@ -33,6 +33,24 @@ export interface SseParserOptions {
    * events of a resumed stream that set no id of their own still report it.
    */
   readonly lastEventId?: string | undefined;
+  /**
+   * Most characters one event may hold (its data, and any one line of it, comments and
+   * unterminated lines included); default unbounded. Passing it makes `push` throw an
+   * {@link SseEventTooLarge} before the text is kept, and ends the parser.
+   */
+  readonly maxEventChars?: number | undefined;
+}
+
+/** Thrown by {@link SseParser.push} when an event or a line passes `maxEventChars`. */
+export class SseEventTooLarge extends Error {
+  /** The bound that was passed. */
+  readonly limit: number;
+
+  constructor(message: string, limit: number) {
+    super(message);
+    this.name = 'SseEventTooLarge';
+    this.limit = limit;
+  }
 }
 
 const LF = '\n';
@@ -62,9 +80,11 @@ export class SseParser {
   private typeBuffer = '';
   private idBuffer: string;
   private lastEventIdValue: string;
+  private readonly maxChars: number;
 
   constructor(handlers: SseParserHandlers, options: SseParserOptions = {}) {
     this.handlers = handlers;
+    this.maxChars = options.maxEventChars ?? Number.POSITIVE_INFINITY;
     this.lastEventIdValue = options.lastEventId ?? '';
     this.idBuffer = this.lastEventIdValue;
   }
@@ -118,9 +138,11 @@ export class SseParser {
     while (position < text.length) {
       const end = nextLineEnd(text, position);
       if (end === -1) {
+        this.checkSize(this.partial.length + text.length - position, 'a line');
         this.partial += text.slice(position);
         return;
       }
+      this.checkSize(this.partial.length + end - position, 'a line');
       const line = this.partial + text.slice(position, end);
       this.partial = '';
       if (text[end] === CR) {
@@ -156,6 +178,7 @@ export class SseParser {
         this.typeBuffer = value;
         break;
       case 'data':
+        this.checkSize(this.dataBuffer.length + value.length + 1, 'the data of an event');
         this.dataBuffer += value + LF;
         this.hasData = true;
         break;
@@ -174,6 +197,15 @@ export class SseParser {
         // Unknown fields are ignored so that future extensions do not break old clients.
         break;
     }
+  }
+
+  /** Throws, ending the parser, when keeping `chars` characters of `what` would pass the bound. */
+  private checkSize(chars: number, what: string): void {
+    if (chars <= this.maxChars) return;
+    this.ended = true;
+    this.partial = '';
+    this.resetEvent();
+    throw new SseEventTooLarge(`${what} is longer than ${this.maxChars} characters`, this.maxChars);
   }
 
   private dispatch(): void {

@@ -133,3 +133,41 @@ export function initializeResult(body: unknown, name = 'fake'): unknown {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Bytes of filler {@link flood} writes per chunk. */
+const FLOOD_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Writes `prefix`, then `filler` (repeated up to 64 KiB a chunk) until `max` bytes are written
+ * or the client goes away, then `suffix`, honouring backpressure. Resolves with the bytes
+ * written once the response is closed, so a test can tell how much the client let through.
+ */
+export function flood(res: ServerResponse, prefix: string, suffix: string, max: number, filler = 'a'): Promise<number> {
+  const chunk = Buffer.from(filler.repeat(Math.max(1, Math.floor(FLOOD_CHUNK_BYTES / filler.length))));
+  let written = 0;
+  let gone = false;
+  return new Promise((resolve) => {
+    res.on('close', () => {
+      gone = true;
+      resolve(written);
+    });
+    const write = (data: string | Buffer): boolean => {
+      written += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+      return res.write(data);
+    };
+    const pump = (): void => {
+      while (!gone && written < max) {
+        if (!write(chunk)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      if (!gone) {
+        write(suffix);
+        res.end();
+      }
+    };
+    write(prefix);
+    pump();
+  });
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SseParser, type ParsedSseEvent } from '../../../../runtime/http.js';
+import { SseEventTooLarge, SseParser, type ParsedSseEvent } from '../../../../runtime/http.js';
 
 interface Parsed {
   events: ParsedSseEvent[];
@@ -170,5 +170,48 @@ describe('SseParser chunk boundaries', () => {
   it('gives the same result byte by byte and, as text, character by character', () => {
     expect(parse(Array.from(bytes, (byte) => new Uint8Array([byte])))).toEqual(whole);
     expect(parse(Array.from(sample))).toEqual(whole);
+  });
+});
+
+describe('SseParser maxEventChars', () => {
+  function bounded(max: number): { parser: SseParser; events: ParsedSseEvent[] } {
+    const events: ParsedSseEvent[] = [];
+    return { parser: new SseParser({ onevent: (item) => events.push(item) }, { maxEventChars: max }), events };
+  }
+
+  it('keeps events and lines at the bound', () => {
+    // The longest line has 15 characters; the second event's data, 'data' fields joined, 10.
+    const { parser, events } = bounded(15);
+    parser.push('data: 123456789\n\n: comment \n\ndata: 1234\ndata: 1234\n\n');
+    parser.end();
+    expect(events.map((item) => item.data)).toEqual(['123456789', '1234\n1234']);
+  });
+
+  it('throws before keeping an unterminated line that passes it, across chunks, and ends the parser', () => {
+    const { parser, events } = bounded(10);
+    parser.push('data: ab\n\ndata: 1');
+    expect(() => parser.push('23456')).toThrow(SseEventTooLarge);
+    expect(() => parser.push('x')).toThrow(/after end/);
+    parser.end();
+    expect(events.map((item) => item.data)).toEqual(['ab']);
+  });
+
+  it('throws when a terminated line passes it inside one chunk', () => {
+    const { parser } = bounded(10);
+    expect(() => parser.push(': a comment longer than ten\n')).toThrow('a line is longer than 10 characters');
+  });
+
+  it('throws when the data of short lines adds up past it', () => {
+    const { parser, events } = bounded(10);
+    let thrown: unknown;
+    try {
+      parser.push('data: abc\ndata: def\ndata: ghi\n\n');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(SseEventTooLarge);
+    expect((thrown as SseEventTooLarge).limit).toBe(10);
+    expect((thrown as Error).message).toBe('the data of an event is longer than 10 characters');
+    expect(events).toEqual([]);
   });
 });

@@ -105,6 +105,9 @@ describe('McpServer over raw stdio (2025-03-26, batches allowed)', () => {
     await server.stop();
   });
 
+  /** Reports of replies answered with an internal error instead, so far. */
+  const substituted = (): number => server.stderr.split('Answered with an internal error').length - 1;
+
   it.each([
     ['a 10,000-deep structuredContent', 'deep', 'Maximum call stack size exceeded'],
     ['a BigInt', 'bigint', 'BigInt'],
@@ -116,6 +119,8 @@ describe('McpServer over raw stdio (2025-03-26, batches allowed)', () => {
     expect(reply.error.message).toContain('tools/call');
     expect(reply.error.message).toContain(reason);
     expect(await server.call({ jsonrpc: '2.0', id: id + 100, method: 'ping' })).toEqual({ jsonrpc: '2.0', id: id + 100, result: {} });
+    // stderr is another pipe: its report may trail the reply, and later tests read stderr.
+    await vi.waitFor(() => expect(substituted()).toBe(id - 9), { timeout: 10_000, interval: 10 });
   });
 
   it('answers a batch whose one result cannot be encoded: that member with -32603, the others as they were', async () => {
@@ -126,6 +131,7 @@ describe('McpServer over raw stdio (2025-03-26, batches allowed)', () => {
     const failed = reply.find((member: { id: number }) => member.id === 20);
     expect(failed.error.code).toBe(-32603);
     expect(failed.error.message).toContain('tools/call');
+    await vi.waitFor(() => expect(substituted()).toBe(4), { timeout: 10_000, interval: 10 });
   });
 
   it('refuses 10,000-deep arguments with -32602 naming the path, before the tool runs', async () => {

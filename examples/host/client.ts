@@ -25,10 +25,11 @@ async function run(): Promise<void> {
   const url = await http.listen(0);
   try {
     // #region host
-    // Reads .mcp.json files from `cwd` upwards (plus .mcp.local.json, and the user file unless `userFile: false`);
-    // `env` feeds ${VAR} expansion (default process.env).
+    // Reads .mcp.json files from the repository root down to `cwd` (plus .mcp.local.json, and the user file unless
+    // `userFile: false`); `env` feeds ${VAR} expansion (default process.env). Project entries are used once the user
+    // approved them (`config.pending` lists the others); this story approves its own file in code.
     const env = { ...process.env, NOTES_URL: url.href };
-    const { manager, config } = ConnectionManager.fromConfig({ cwd: configDir, env, userFile: false }, { clientInfo: { name: 'example-host', version: '1.0.0' } });
+    const { manager, config } = ConnectionManager.fromConfig({ cwd: configDir, env, userFile: false, approveAll: true }, { clientInfo: { name: 'example-host', version: '1.0.0' } });
     try {
       const statuses = await manager.connectAll(); // { weather: { state: 'connected', … }, … }
       const tools = await manager.tools(); // [{ name: 'mcp__weather__get-weather', server: 'weather', tool }, …]
@@ -53,7 +54,7 @@ async function run(): Promise<void> {
 
     // The `mcpgen` CLI runs on the same configuration (here in process; installed, it is `mcpgen call …`).
     let out = '';
-    const status = await runCli(['--cwd', configDir, '--json', 'call', 'weather', 'add', 'a=2', 'b=40'], {
+    const status = await runCli(['--cwd', configDir, '--approve', '--json', 'call', 'weather', 'add', 'a=2', 'b=40'], {
       stdout: { write: (text: string) => (out += text) },
       stderr: { write: (text: string) => process.stderr.write(text) },
       env: { ...env, XDG_CONFIG_HOME: configDir },

@@ -19,6 +19,8 @@ export interface CliArgs {
   readonly help: boolean;
   /** `login`: print the authorization URL instead of opening a browser. */
   readonly noBrowser: boolean;
+  /** Use the project's and local servers for this run without asking (`--approve`). */
+  readonly approve: boolean;
   readonly configFiles: readonly string[];
   readonly cwd: string | undefined;
   readonly stdio: string | undefined;
@@ -44,6 +46,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   let json = false;
   let help = false;
   let noBrowser = false;
+  let approve = false;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
     if (arg === '--') {
@@ -53,6 +56,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (arg === '--json') json = true;
     else if (arg === '-h' || arg === '--help') help = true;
     else if (arg === '--no-browser') noBrowser = true;
+    else if (arg === '--approve') approve = true;
     else if (arg.startsWith('--')) {
       const equals = arg.indexOf('=');
       const option = equals === -1 ? arg : arg.slice(0, equals);
@@ -77,6 +81,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     json,
     help,
     noBrowser,
+    approve,
     configFiles: values.get('--config') ?? [],
     cwd: last('--cwd'),
     stdio,

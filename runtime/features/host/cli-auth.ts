@@ -10,6 +10,7 @@ import { OAuthError } from '../auth/types.js';
 import { EXIT, UsageError, type CliArgs } from './cli-args.js';
 import type { ConnectionManager } from './manager.js';
 import type { LoginResult } from './oauth.js';
+import { terminalSafeJson } from './terminal-text.js';
 import type { UrlElicitationPrompt } from './url-elicitation.js';
 
 /** Where the CLI reads and writes; the real process by default, buffers in tests. */
@@ -25,7 +26,7 @@ export interface CliIo {
 
 /** Writes `value` as indented JSON on stdout (`--json`). */
 export function writeJson(io: CliIo, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  io.stdout.write(`${terminalSafeJson(JSON.stringify(value, null, 2))}\n`);
 }
 
 /** `mcpgen login <server>`: the OAuth flow in a browser, then what was stored. */

@@ -2,7 +2,11 @@
 import type { Method } from '../../../generated/methods.js';
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { ClientResult } from '../../peers/client-types.js';
+import { ProtocolError } from '../../core/errors.js';
+import type { CliIo } from './cli-auth.js';
+import type { ConfigDiagnostic } from './config.js';
 import type { ServerStatus } from './server-connection.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** Longest cell text in tables; descriptions are cut to their first line and this length. */
 const MAX_CELL = 72;
@@ -14,9 +18,9 @@ export function table(header: readonly string[], rows: readonly (readonly string
   return `${all.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd()).join('\n')}\n`;
 }
 
-/** The first line of `text`, cut to `max` characters with an ellipsis. */
+/** The first line of `text` without control sequences, cut to `max` characters with an ellipsis. */
 export function clip(text: string | undefined, max = MAX_CELL): string {
-  const line = (text ?? '').split('\n', 1)[0]!.trim();
+  const line = terminalSafe(text ?? '').split('\n', 1)[0]!.trim();
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 
@@ -70,4 +74,33 @@ export function renderResourceContents(result: Stateful.ReadResourceResult): str
 export function renderPrompt(result: Stateful.GetPromptResult): string {
   const head = result.description === undefined ? '' : `${result.description}\n\n`;
   return head + result.messages.map((message) => `${message.role}: ${renderBlock(message.content)}`).join('\n');
+}
+
+/** The streams of `io`, with control sequences removed from everything written (see terminal-text.ts). */
+export function terminalIo(io: CliIo): CliIo {
+  return {
+    ...io,
+    stdout: { write: (text: string) => io.stdout.write(terminalSafe(text)), isTTY: io.stdout.isTTY },
+    stderr: { write: (text: string) => io.stderr.write(terminalSafe(text)), isTTY: io.stderr.isTTY },
+  };
+}
+
+/** A problem with a whole file (unreadable, not JSON, unsafe), as opposed to one entry. */
+export function isFileFailure(problem: ConfigDiagnostic): boolean {
+  return problem.severity === 'error' && problem.server === undefined;
+}
+
+/** A server listed as failed because its entry is malformed. */
+export function isConfigurationFailure(status: { readonly state: string; readonly reason?: string | undefined }): boolean {
+  return status.state === 'failed' && status.reason?.startsWith('invalid configuration') === true;
+}
+
+/** The JSON-RPC error behind a failed request, if the server answered with one. */
+export function protocolErrorOf(error: unknown): ProtocolError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
+    if (current instanceof ProtocolError) return current;
+    current = current.cause;
+  }
+  return undefined;
 }

@@ -7,50 +7,21 @@
 import { SdkError, messageOf } from '../../core/errors.js';
 import type { Progress } from '../../core/pending-requests.js';
 import { EXIT, keyValueArguments, parseArgs, splitCommandLine, UsageError, type CliArgs } from './cli-args.js';
-import { clip, renderPrompt, renderResourceContents, renderToolResult, statusDetail, table } from './cli-format.js';
+import { clip, isConfigurationFailure, isFileFailure, protocolErrorOf, renderPrompt, renderResourceContents, renderToolResult, statusDetail, table, terminalIo } from './cli-format.js';
+import { USAGE } from './cli-usage.js';
 import type { ConfigDiagnostic, ServerConfig } from './config.js';
+import { loadConfig, type LoadConfigOptions } from './config-loader.js';
+import { trustFilePath } from './config-paths.js';
 import { ConnectionManager, type ConnectionManagerOptions } from './manager.js';
 import { NodeOAuth } from './oauth.js';
 import { askUrl, login, logout, writeJson, type CliIo } from './cli-auth.js';
+import { approveAllRequested, askApprovals } from './cli-trust.js';
+import { terminalSafe } from './terminal-text.js';
+import { FileTrustStore } from './trust.js';
 
 export type { CliIo } from './cli-auth.js';
+export { USAGE } from './cli-usage.js';
 
-export const USAGE = `Usage: mcpgen [options] <command> [arguments]
-
-Commands:
-  servers                               connect every configured server and show its status
-  tools [server]                        list the tools of every server, or of one
-  call <server> <tool> [--args JSON | key=value ...]
-                                        call a tool
-  resources [server]                    list resources and resource templates
-  read <server> <uri>                   read a resource
-  prompts [server]                      list prompts
-  prompt <server> <name> [key=value ...]
-                                        get a prompt
-  login <server>                        authorize with the server's OAuth in a browser and keep
-                                        the tokens (the other commands then use them)
-  logout <server>                       forget the server's stored OAuth tokens
-
-Options:
-  --json                 print JSON for scripts
-  --config FILE          read FILE too, over the project files (repeatable)
-  --cwd DIR              look for .mcp.json from DIR upwards (default: the current directory)
-  --stdio "CMD ARGS"     use this one stdio server instead of the configuration
-  --url URL              use this one Streamable HTTP server instead of the configuration
-  --name NAME            the one-off server's name (default: stdio or url)
-  --timeout MS           connect timeout (default: $MCP_TIMEOUT or 30000)
-  --call-timeout MS      request timeout (default: 60000)
-  --no-browser           login: print the authorization URL instead of opening a browser
-  -h, --help             show this help
-
-Configuration: .mcp.json files from the current directory up to the root (closer files win),
-.mcp.local.json beside them (wins over them), and $XDG_CONFIG_HOME/mcpgen/mcp.json (lowest).
-OAuth tokens from login: $XDG_CONFIG_HOME/mcpgen/oauth/ (refreshed silently; a server that
-needs you to authorize again shows needs-auth).
-
-Exit status: 0 success, 1 a request failed or the tool reported an error, 2 bad usage or
-configuration, 3 a server could not be connected.
-`;
 
 /** Commands that name a server as their first argument, and those where it is optional. */
 const SERVER_REQUIRED = new Set(['call', 'read', 'prompt', 'login', 'logout']);
@@ -67,7 +38,9 @@ const SERVER_OPTIONAL = new Set(['tools', 'resources', 'prompts']);
  * process.exitCode = await runCli(['tools', '--json'], { stdout: process.stdout, stderr: process.stderr });
  * ```
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], terminal: CliIo): Promise<number> {
+  // Everything printed may carry text from a server or a project file: no control sequences.
+  const io = terminalIo(terminal);
   let args: CliArgs;
   try {
     args = parseArgs(argv);
@@ -79,7 +52,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     (args.help ? io.stdout : io.stderr).write(USAGE);
     return args.help ? EXIT.OK : EXIT.USAGE;
   }
-  const session = new CliSession(args, io);
+  const session = new CliSession(args, io, terminal);
   try {
     return await session.run();
   } catch (error) {
@@ -98,12 +71,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 class CliSession {
   private readonly args: CliArgs;
   private readonly io: CliIo;
+  /** The unfiltered streams, for the CLI's own terminal controls (progress lines). */
+  private readonly terminal: CliIo;
   private manager: ConnectionManager | undefined;
   private progressShown = false;
 
-  constructor(args: CliArgs, io: CliIo) {
+  constructor(args: CliArgs, io: CliIo, terminal: CliIo) {
     this.args = args;
     this.io = io;
+    this.terminal = terminal;
   }
 
   async run(): Promise<number> {
@@ -111,14 +87,15 @@ class CliSession {
     if (command === undefined || !['servers', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout'].includes(command)) {
       throw new UsageError(`unknown command ${JSON.stringify(command)} (try --help)`);
     }
-    const manager = this.createManager();
-    this.manager = manager;
     const oneOff = this.oneOffName();
     let positionals = [...this.args.positionals];
     // With a one-off server, naming it is optional.
     if (oneOff !== undefined && (SERVER_REQUIRED.has(command) || SERVER_OPTIONAL.has(command)) && positionals[0] !== oneOff) positionals.unshift(oneOff);
     const server = SERVER_REQUIRED.has(command) || SERVER_OPTIONAL.has(command) ? positionals[0] : undefined;
     if (SERVER_REQUIRED.has(command) && server === undefined) throw new UsageError(`${command} needs a server name`);
+    const manager = await this.createManager(server);
+    if (manager === undefined) return EXIT.USAGE;
+    this.manager = manager;
     if (server !== undefined && !manager.serverNames.includes(server)) {
       throw new UsageError(`no server named ${server} is configured (known: ${manager.serverNames.join(', ') || 'none'})`);
     }
@@ -134,14 +111,18 @@ class CliSession {
         if (status.state !== 'connected' && status.state !== 'disabled') this.io.stderr.write(`mcpgen: ${name}: ${status.state}${status.reason === undefined ? '' : `: ${status.reason}`}\n`);
       }
     } else {
-      const status = manager.status(server).state === 'failed' ? manager.status(server) : await manager.connect(server);
+      const known = manager.status(server);
+      const status = known.state === 'failed' || known.state === 'needs-approval' ? known : await manager.connect(server);
       if (status.state !== 'connected') {
         this.io.stderr.write(`mcpgen: ${server}: ${status.state}${status.reason === undefined ? '' : `: ${status.reason}`}\n`);
-        return EXIT.UNAVAILABLE;
+        return isConfigurationFailure(status) ? EXIT.USAGE : EXIT.UNAVAILABLE;
       }
     }
     try {
-      return await this.runConnected(manager, command, server, positionals);
+      const code = await this.runConnected(manager, command, server, positionals);
+      // A listing that left out servers nobody approved did not do everything it was asked to.
+      const unapproved = manager.serverNames.some((name) => manager.status(name).state === 'needs-approval');
+      return code === EXIT.OK && server === undefined && unapproved ? EXIT.UNAVAILABLE : code;
     } catch (error) {
       const unavailable = this.unavailable(manager, server);
       if (unavailable === undefined) throw error;
@@ -170,7 +151,8 @@ class CliSession {
     await this.manager?.close();
   }
 
-  private createManager(): ConnectionManager {
+  /** The manager for this run, or undefined when a configuration file is unusable (reported). */
+  private async createManager(server: string | undefined): Promise<ConnectionManager | undefined> {
     const env = this.io.env ?? process.env;
     const options: ConnectionManagerOptions = {
       clientInfo: { name: 'mcpgen-cli', version: '0.1.0' },
@@ -184,9 +166,24 @@ class CliSession {
     };
     const oneOff = this.oneOffConfig();
     if (oneOff !== undefined) return new ConnectionManager({ [this.oneOffName()!]: oneOff }, options);
-    const { manager, config } = ConnectionManager.fromConfig({ cwd: this.args.cwd ?? this.io.cwd, env, extraFiles: this.args.configFiles }, options);
+    const trustStore = new FileTrustStore(trustFilePath(env));
+    const load: LoadConfigOptions = {
+      cwd: this.args.cwd ?? this.io.cwd,
+      env,
+      extraFiles: this.args.configFiles,
+      trustStore,
+      approveAll: approveAllRequested(this.args.approve, env),
+    };
+    let config = loadConfig(load);
+    // A file that is not valid JSON (or not safe to read) stops every command: acting on the
+    // rest could connect somewhere the user did not mean.
+    if (!config.diagnostics.some(isFileFailure)) {
+      const asked = config.pending.filter((request) => server === undefined || request.name === server);
+      if (await askApprovals(asked, this.io, trustStore) > 0) config = loadConfig(load);
+    }
     for (const problem of config.diagnostics) this.report(problem);
-    return manager;
+    if (config.diagnostics.some(isFileFailure)) return undefined;
+    return new ConnectionManager(config.servers, { ...options, rejected: config.rejected, pending: config.pending });
   }
 
   private oneOffName(): string | undefined {
@@ -213,7 +210,7 @@ class CliSession {
     if (this.args.json) {
       this.json(names.map((name) => {
         const { error: _error, ...status } = statuses[name]!;
-        const connection = status.reason?.startsWith('invalid configuration') === true ? undefined : manager.connection(name);
+        const connection = isConfigurationFailure(status) || status.state === 'needs-approval' ? undefined : manager.connection(name);
         return { name, type: connection?.config.type, ...status };
       }));
     } else if (names.length === 0) {
@@ -221,11 +218,12 @@ class CliSession {
     } else {
       const rows = names.map((name) => {
         const status = statuses[name]!;
-        const type = status.state === 'failed' && status.reason?.startsWith('invalid configuration') === true ? '-' : manager.connection(name).config.type;
+        const type = isConfigurationFailure(status) || status.state === 'needs-approval' ? '-' : manager.connection(name).config.type;
         return [name, status.state, status.transport ?? type, statusDetail(status)];
       });
       this.io.stdout.write(table(['SERVER', 'STATUS', 'TRANSPORT', 'DETAILS'], rows));
     }
+    if (names.some((name) => isConfigurationFailure(statuses[name]!))) return EXIT.USAGE;
     return names.every((name) => ['connected', 'disabled'].includes(statuses[name]!.state)) ? EXIT.OK : EXIT.UNAVAILABLE;
   }
 
@@ -351,6 +349,15 @@ class CliSession {
   private failed(server: string, what: string, error: unknown): number {
     const unavailable = this.unavailable(this.manager!, server);
     if (unavailable !== undefined) return unavailable;
+    const protocol = protocolErrorOf(error);
+    if (this.args.json) {
+      this.json({ error: protocol?.toJSON() ?? { code: error instanceof SdkError ? error.code : undefined, message: messageOf(error) } });
+    }
+    if (protocol !== undefined) {
+      const data = protocol.data === undefined ? '' : `\nmcpgen: data: ${JSON.stringify(protocol.data)}`;
+      this.io.stderr.write(`mcpgen: ${what} failed (JSON-RPC error ${protocol.code}): ${protocol.message}${data}\n`);
+      return EXIT.FAILED;
+    }
     const code = error instanceof SdkError ? ` (${error.code})` : '';
     this.io.stderr.write(`mcpgen: ${what} failed${code}: ${messageOf(error)}\n`);
     return error instanceof SdkError && error.code === 'NOT_CONNECTED' ? EXIT.UNAVAILABLE : EXIT.FAILED;
@@ -364,14 +371,14 @@ class CliSession {
   private progress(progress: Progress): void {
     const total = progress.total === undefined ? '' : `/${progress.total}`;
     const message = progress.message === undefined ? '' : ` ${progress.message}`;
-    const line = `progress ${progress.progress}${total}${message}`;
-    if (this.io.stderr.isTTY === true) this.io.stderr.write(`\r\u001b[2K${line}`);
+    const line = terminalSafe(`progress ${progress.progress}${total}${message}`).replace(/\n/g, ' ');
+    if (this.io.stderr.isTTY === true) this.terminal.stderr.write(`\r\u001b[2K${line}`);
     else this.io.stderr.write(`${line}\n`);
     this.progressShown = true;
   }
 
   private endProgress(): void {
-    if (this.progressShown && this.io.stderr.isTTY === true) this.io.stderr.write('\r\u001b[2K');
+    if (this.progressShown && this.io.stderr.isTTY === true) this.terminal.stderr.write('\r\u001b[2K');
     this.progressShown = false;
   }
 

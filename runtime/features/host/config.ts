@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { FetchLike, HeadersSource } from '../../transports/http/client-request.js';
 import { expandVariables } from './expand.js';
+import { closestKey } from './suggest.js';
 
 /** Where a server entry came from, lowest precedence first. */
 export type ConfigScope = 'programmatic' | 'user' | 'project' | 'local';
@@ -101,6 +102,9 @@ export interface EntrySource {
   readonly file?: string | undefined;
 }
 
+/** The members a server entry may have (`auth` only in code). */
+const ENTRY_MEMBERS = ['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'oauth', 'connectTimeoutMs', 'callTimeoutMs', 'disabled'];
+
 /** Aliases accepted in `type`, mapped to the transport used. */
 const TYPE_ALIASES: Readonly<Record<string, ServerConfig['type']>> = {
   stdio: 'stdio',
@@ -155,6 +159,16 @@ export function parseServerEntry(
     return undefined;
   }
   const field = (key: string) => memberPath(jsonPath, key);
+  const members = source.scope === 'programmatic' ? [...ENTRY_MEMBERS, 'auth'] : ENTRY_MEMBERS;
+  for (const key of Object.keys(raw)) {
+    if (!members.includes(key)) report(field(key), unknownKeyMessage(key, members), 'warning');
+  }
+  /** ` (environment variable X is not set)` when `text` refers to unset variables. */
+  const unset = (text: string): string => {
+    const names = expandVariables(text, env).missing;
+    if (names.length === 0) return '';
+    return names.length === 1 ? ` (environment variable ${names[0]} is not set)` : ` (environment variables ${names.join(', ')} are not set)`;
+  };
   const string = (key: string): string | undefined => {
     const value = raw[key];
     if (value === undefined) return undefined;
@@ -222,14 +236,16 @@ export function parseServerEntry(
     const cwdRaw = string('cwd');
     let cwd = cwdRaw === undefined ? undefined : expand(cwdRaw);
     if (cwd !== undefined && source.file !== undefined) cwd = path.resolve(path.dirname(source.file), cwd);
-    if (command !== undefined) config = { type, command: expand(command), args, env: childEnv, cwd, ...common };
+    const expanded = command === undefined ? undefined : expand(command);
+    if (command !== undefined && command.trim() !== '' && expanded!.trim() === '') report(field('command'), `expands to an empty command${unset(command)}`);
+    if (expanded !== undefined) config = { type, command: expanded, args, env: childEnv, cwd, ...common };
   } else if (type === 'http' || type === 'sse') {
     const urlRaw = string('url');
     const headers = stringRecord('headers');
     if (raw.url === undefined) report(field('url'), `a${type === 'http' ? 'n http' : 'n sse'} server needs a url`);
     if (urlRaw !== undefined) {
       const url = expand(urlRaw);
-      if (!isHttpUrl(url)) report(field('url'), `must be an http(s) URL, not ${JSON.stringify(url)}`);
+      if (!isHttpUrl(url)) report(field('url'), `must be an http(s) URL, not ${JSON.stringify(url)}${unset(urlRaw)}`);
       else config = { type, url, headers, ...common, ...(oauth !== undefined ? { oauth } : {}) };
     }
   }
@@ -301,6 +317,12 @@ function parseOAuth(
     ...(clientMetadataUrl !== undefined ? { clientMetadataUrl } : {}),
     ...(typeof port === 'number' ? { redirectPort: port } : {}),
   };
+}
+
+/** `unknown key (did you mean "args"?); it is ignored`, the suggestion only when one is close. */
+export function unknownKeyMessage(key: string, known: Iterable<string>): string {
+  const suggestion = closestKey(key, known);
+  return `unknown key${suggestion === undefined ? '' : ` (did you mean ${JSON.stringify(suggestion)}?)`}; it is ignored`;
 }
 
 function isHttpUrl(text: string): boolean {

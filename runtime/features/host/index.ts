@@ -18,6 +18,7 @@ export {
 } from './config.js';
 export {
   loadConfig,
+  projectDirectories,
   userConfigPath,
   PROJECT_CONFIG_FILE,
   LOCAL_CONFIG_FILE,
@@ -27,6 +28,8 @@ export {
   type ProgrammaticServerConfig,
   type ResolvedServer,
 } from './config-loader.js';
+export { FileTrustStore, describeApproval, entryHash, trustFilePath, type ApprovalRequest, type TrustStore } from './trust.js';
+export { terminalSafe } from './terminal-text.js';
 export { ToolNameMap, MAX_TOOL_NAME_LENGTH, type ToolRef } from './tool-names.js';
 export { Limiter } from './limiter.js';
 export { withDeadline } from './deadline.js';

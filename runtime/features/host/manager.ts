@@ -13,6 +13,7 @@ import { withOAuth } from '../auth/fetch.js';
 import type { ConfigDiagnostic, RemoteServerConfig, ServerConfig } from './config.js';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig, type ResolvedServer } from './config-loader.js';
 import { Limiter } from './limiter.js';
+import type { ApprovalRequest } from './trust.js';
 import { NodeOAuth, type LoginOptions, type LoginResult, type OAuthProviderFactory } from './oauth.js';
 import { ServerConnection, type ReconnectSettings, type ServerStatus } from './server-connection.js';
 import { ToolNameMap, type ToolRef } from './tool-names.js';
@@ -59,6 +60,11 @@ export interface ConnectionManagerOptions {
   readonly onstderr?: ((server: string, chunk: string) => void) | undefined;
   /** Names whose configuration entry was malformed; they are listed as failed. */
   readonly rejected?: ReadonlyMap<string, ConfigDiagnostic> | undefined;
+  /**
+   * Project and local entries awaiting the user's approval (`LoadedConfig.pending`); a name
+   * with no other entry is listed as `needs-approval` and never connected.
+   */
+  readonly pending?: readonly ApprovalRequest[] | undefined;
   /** How long a stdio server gets to exit after its stdin closes, and after SIGTERM. */
   readonly closeTimeoutMs?: number | undefined;
   readonly killTimeoutMs?: number | undefined;
@@ -111,6 +117,7 @@ export type ToolAddress = string | ToolRef;
 export class ConnectionManager {
   private readonly connections = new Map<string, ServerConnection>();
   private readonly rejected = new Map<string, ConfigDiagnostic>();
+  private readonly pending = new Map<string, ApprovalRequest>();
   private readonly options: ConnectionManagerOptions;
   private readonly local: Limiter;
   private readonly remote: Limiter;
@@ -155,27 +162,36 @@ export class ConnectionManager {
       }));
     }
     for (const [name, problem] of options.rejected ?? []) if (!this.connections.has(name)) this.rejected.set(name, problem);
+    for (const request of options.pending ?? []) {
+      if (!this.connections.has(request.name) && !this.rejected.has(request.name)) this.pending.set(request.name, request);
+    }
   }
 
   /**
    * Loads the configuration (see {@link loadConfig}) and creates a manager for it; entries
-   * that were malformed are listed as failed servers.
+   * that were malformed are listed as failed servers, and project or local entries nobody
+   * approved yet as `needs-approval` (`config.pending` has them, to ask the user about).
    */
   static fromConfig(load: LoadConfigOptions = {}, options: ConnectionManagerOptions = {}): { manager: ConnectionManager; config: LoadedConfig } {
     const config = loadConfig({ ...load, env: load.env ?? options.env });
-    const manager = new ConnectionManager(config.servers, { env: load.env, ...options, rejected: config.rejected });
+    const manager = new ConnectionManager(config.servers, { env: load.env, ...options, rejected: config.rejected, pending: config.pending });
     return { manager, config };
   }
 
-  /** Every server name (malformed entries included), sorted. */
+  /** Every server name (malformed and unapproved entries included), sorted. */
   get serverNames(): string[] {
-    return [...new Set([...this.connections.keys(), ...this.rejected.keys()])].sort();
+    return [...new Set([...this.connections.keys(), ...this.rejected.keys(), ...this.pending.keys()])].sort();
   }
 
-  /** The status of one server; malformed entries are `failed` with the configuration error. */
+  /**
+   * The status of one server; malformed entries are `failed` with the configuration error,
+   * unapproved ones `needs-approval`.
+   */
   status(server: string): ServerStatus {
     const problem = this.rejected.get(server);
     if (problem !== undefined) return { state: 'failed', reason: `invalid configuration at ${problem.path}${problem.file === undefined ? '' : ` in ${problem.file}`}: ${problem.message}` };
+    const request = this.pending.get(server);
+    if (request !== undefined) return { state: 'needs-approval', reason: unapprovedReason(request) };
     return this.connection(server).status;
   }
 
@@ -189,6 +205,8 @@ export class ConnectionManager {
     const connection = this.connections.get(server);
     if (connection === undefined) {
       const problem = this.rejected.get(server);
+      const request = this.pending.get(server);
+      if (request !== undefined) throw new SdkError('NOT_CONNECTED', `${server}: ${unapprovedReason(request)}`);
       throw new SdkError('NOT_CONNECTED', problem === undefined ? `no server named ${server} is configured` : `${server} has an invalid configuration: ${problem.message}`);
     }
     return connection;
@@ -351,6 +369,10 @@ export class ConnectionManager {
     }
     this.options.configureClient?.(client, server);
   }
+}
+
+function unapprovedReason(request: ApprovalRequest): string {
+  return `the ${request.scope} entry in ${request.file} is not approved yet`;
 }
 
 function isIterable(value: unknown): value is Iterable<ResolvedServer> {

@@ -19,9 +19,12 @@ import { LoginRequiredError } from './oauth.js';
 import { Method } from '../../../generated/methods.js';
 
 /** Where a server stands. */
-export type ServerState = 'pending' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'needs-auth' | 'disabled' | 'closed';
+export type ServerState = 'pending' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'needs-auth' | 'needs-approval' | 'disabled' | 'closed';
 
-/** A server's status; `reason` explains `failed` and `needs-auth`. */
+/**
+ * A server's status; `reason` explains `failed`, `needs-auth` and `needs-approval` (a project
+ * entry the user has not approved; the manager never starts it).
+ */
 export interface ServerStatus {
   readonly state: ServerState;
   readonly reason?: string | undefined;
@@ -353,12 +356,43 @@ function authorizationFailureOf(error: unknown): Error | undefined {
   return undefined;
 }
 
-/** A failure's message, with the stderr tail of a stdio server when it says nothing else. */
+/** Characters of a stdio server's stderr a connect failure quotes. */
+const STDERR_IN_FAILURES = 500;
+
+/**
+ * A failure's message with what explains it: the stderr tail of a stdio server that exited, a
+ * stdio server's first non-JSON stdout line and stderr tail when it never answered, and the
+ * system error (ECONNREFUSED, ENOTFOUND…) behind a fetch that failed.
+ */
 function describeFailure(error: Error, transport: Transport): string {
   const closeReason = transport.closeReason;
   if (closeReason !== undefined && error instanceof SdkError && error.code === 'CONNECTION_CLOSED') return closeReason.message;
   if (transport instanceof StdioClientTransport && closeReason !== undefined && closeReason.message !== error.message) {
     return `${error.message} (${closeReason.message})`;
   }
-  return error.message;
+  const hints: string[] = [];
+  if (transport instanceof StdioClientTransport) {
+    const invalid = transport.invalidOutput;
+    if (invalid !== undefined) hints.push(`the server wrote a line that is not JSON-RPC to stdout: ${JSON.stringify(invalid)} (a server must log to stderr, not stdout)`);
+    const tail = transport.stderr.trim();
+    if (tail !== '') hints.push(`stderr: ${tail.length > STDERR_IN_FAILURES ? `…${tail.slice(-STDERR_IN_FAILURES)}` : tail}`);
+  }
+  const system = systemErrorOf(error);
+  if (system !== undefined && !error.message.includes(system)) hints.push(system);
+  return hints.length === 0 ? error.message : `${error.message}; ${hints.join('; ')}`;
+}
+
+/** `connect ECONNREFUSED 127.0.0.1:3000` and the like, from the cause chain of a failed fetch. */
+function systemErrorOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (!(current instanceof SdkError) && typeof code === 'string' && /^E[A-Z0-9_]+$/.test(code)) {
+      const inner = current instanceof AggregateError ? current.errors.filter((item): item is Error => item instanceof Error).map((item) => item.message) : [];
+      const text = inner.length > 0 ? inner.join(', ') : current.message;
+      return text.includes(code) ? text : `${code}${text === '' ? '' : `: ${text}`}`;
+    }
+    current = current.cause;
+  }
+  return undefined;
 }

@@ -18,6 +18,8 @@ export const DEFAULT_KILL_TIMEOUT_MS = 2_000;
 
 /** How much stderr an unexpected-exit error quotes. */
 const STDERR_TAIL_IN_ERRORS = 2_000;
+/** How much of a non-JSON stdout line error messages quote. */
+const INVALID_OUTPUT_QUOTE = 200;
 /** How long output still in the pipes may take to arrive after the child exited. */
 const OUTPUT_FLUSH_MS = 500;
 /** How long to wait for the exit event once the process group was killed. */
@@ -84,12 +86,17 @@ export class StdioClientTransport implements Transport {
   private reason: Error | undefined;
   /** Writes to the child's stdin in order, waiting for 'drain' when its pipe is full. */
   private writer: LineWriter | undefined;
+  private invalidLine: string | undefined;
 
   constructor(options: StdioClientTransportOptions) {
     this.options = options;
     this.stderrTail = new TextTail(options.stderrCapacity ?? DEFAULT_STDERR_CAPACITY);
     this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, {
-      online: (line) => this.onmessage?.(decodeMessage(line)),
+      online: (line) => {
+        const value = decodeMessage(line);
+        if (value instanceof ParseFailure) this.invalidLine ??= line.slice(0, INVALID_OUTPUT_QUOTE);
+        this.onmessage?.(value);
+      },
       onoversized: (limit) => this.onmessage?.(new ParseFailure('oversized', `message exceeds the ${limit}-byte line limit`)),
       oninvalidtext: () => this.onmessage?.(new ParseFailure('invalid-json', 'the line is not valid UTF-8 text')),
     });
@@ -108,6 +115,14 @@ export class StdioClientTransport implements Transport {
   /** How the child ended, once it has. */
   get exitStatus(): ExitStatus | undefined {
     return this.exit;
+  }
+
+  /**
+   * The start of the first stdout line that was not JSON (typically a server logging to
+   * stdout instead of stderr), for error messages.
+   */
+  get invalidOutput(): string | undefined {
+    return this.invalidLine;
   }
 
   /** Set when the server exited without `close()` being called. */

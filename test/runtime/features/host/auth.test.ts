@@ -24,7 +24,8 @@ const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), 'mcpgen-host-auth-'
 const project = path.join(scratch, 'project');
 const xdg = path.join(scratch, 'xdg');
 // Nothing may touch the real home: both variables point into the scratch directory.
-const env: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: path.join(scratch, 'home'), XDG_CONFIG_HOME: xdg };
+// MCPGEN_APPROVE: the test's own project file is used without asking.
+const env: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: path.join(scratch, 'home'), XDG_CONFIG_HOME: xdg, MCPGEN_APPROVE: '1' };
 
 let as: TestAuthorizationServer;
 let http: HttpServer;
@@ -196,7 +197,7 @@ describe('mcpgen login, the stored tokens, and logout', () => {
     expect((JSON.parse(servers.stdout) as { name: string; state: string }[]).map(({ name, state }) => [name, state])).toEqual([['notes', 'connected'], ['plain', 'connected']]);
 
     // The manager with its default OAuth: stored tokens for entries with an oauth setting, HTTP 401 → needs-auth for the others.
-    const { manager } = ConnectionManager.fromConfig({ cwd: project, env });
+    const { manager } = ConnectionManager.fromConfig({ cwd: project, env, approveAll: true });
     try {
       const statuses = await manager.connectAll();
       expect(statuses.notes).toMatchObject({ state: 'connected', serverInfo: { name: 'protected-notes' } });

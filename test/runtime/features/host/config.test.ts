@@ -42,14 +42,24 @@ describe('loadConfig', () => {
       'repo/.mcp.json': { mcpServers: { b: stdio('outer'), c: stdio('outer'), d: stdio('outer'), o: stdio('outer') } },
       'repo/pkg/.mcp.json': { mcpServers: { c: stdio('inner'), d: stdio('inner') } },
       'repo/.mcp.local.json': { mcpServers: { d: stdio('local') } },
+      'repo/.git/HEAD': '',
       'repo/pkg/deep/.keep': '',
     });
     const config = loadConfig({
       cwd: path.join(root, 'repo/pkg/deep'),
       env: { XDG_CONFIG_HOME: path.join(root, 'xdg') },
+      approveAll: true,
       servers: { a: stdio('code'), p: stdio('code') },
     });
-    expect(config.diagnostics).toEqual([]);
+    // A project entry replacing a user entry is never silent, even approved.
+    const userFile = path.join(root, 'xdg/mcpgen/mcp.json');
+    expect(config.diagnostics).toEqual(['b', 'c'].map((server) => ({
+      severity: 'warning',
+      file: path.join(root, 'repo/.mcp.json'),
+      server,
+      path: `$.mcpServers.${server}`,
+      message: `approved, so it replaces the user entry of the same name in ${userFile}`,
+    })));
     const origin = Object.fromEntries(config.servers.map((server) => [server.name, [server.scope, server.config.type === 'stdio' ? server.config.args?.[0] : '']]));
     expect(origin).toEqual({
       a: ['user', 'user'],
@@ -89,7 +99,7 @@ describe('loadConfig', () => {
         },
       },
     });
-    const config = loadConfig({ cwd: root, env: { BIN_DIR: '/opt/bin', TOKEN: 's3cret' }, userFile: false });
+    const config = loadConfig({ cwd: root, env: { BIN_DIR: '/opt/bin', TOKEN: 's3cret' }, userFile: false, approveAll: true });
     const byName = Object.fromEntries(config.servers.map((server) => [server.name, server.config]));
     expect(byName.local).toEqual({ type: 'stdio', command: '/opt/bin/server', args: ['--token=s3cret', 'fast'], env: { KEY: 's3cret', MISSING: '' }, cwd: path.join(root, 'sub') });
     expect(byName.remote).toEqual({ type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer s3cret', 'X-Other': '' } });
@@ -119,17 +129,19 @@ describe('loadConfig', () => {
       },
       'repo/.mcp.local.json': '[1, 2]',
       'repo/sub/.mcp.json': { mcpServers: [] },
+      'repo/.git/HEAD': '',
     });
     const config = loadConfig({
       cwd: path.join(root, 'repo/sub'),
       env: { XDG_CONFIG_HOME: path.join(root, 'xdg') },
+      approveAll: true,
       servers: { shadowed: stdio('code'), alsoGood: stdio('code') },
     });
     expect(config.servers.map((server) => server.name)).toEqual(['alsoGood', 'good']);
     const rel = (file: string | undefined) => (file === undefined ? undefined : path.relative(root, file));
     const seen = config.diagnostics.map((problem) => [rel(problem.file), problem.server, problem.path, problem.message]);
     expect(seen).toEqual([
-      ['xdg/mcpgen/mcp.json', undefined, '$', expect.stringMatching(/^not valid JSON: /)],
+      ['xdg/mcpgen/mcp.json', undefined, '$', 'not valid JSON at line 1, column 24: unexpected end of the file'],
       ['repo/.mcp.json', 'noTarget', '$.mcpServers.noTarget', 'needs either "command" (a stdio server) or "url" (a remote server)'],
       ['repo/.mcp.json', 'badArgs', '$.mcpServers.badArgs.args[1]', 'must be a string, not number 3'],
       ['repo/.mcp.json', 'badType', '$.mcpServers.badType.type', 'unknown server type "websocket" (expected stdio, http or sse)'],
@@ -149,7 +161,7 @@ describe('loadConfig', () => {
 
   it('reads --config style extra files over the walk, and reports a missing one', () => {
     const root = tree({ '.mcp.json': { mcpServers: { a: stdio('project') } }, 'extra.json': { mcpServers: { a: stdio('extra') } } });
-    const config = loadConfig({ cwd: root, env: {}, userFile: false, extraFiles: ['extra.json', 'missing.json'] });
+    const config = loadConfig({ cwd: root, env: {}, userFile: false, extraFiles: ['extra.json', 'missing.json'], approveAll: true });
     expect(config.servers.map((server) => [server.name, server.config.type === 'stdio' && server.config.args?.[0]])).toEqual([['a', 'extra']]);
     expect(config.diagnostics).toEqual([expect.objectContaining({ severity: 'error', file: path.join(root, 'missing.json'), path: '$', message: expect.stringMatching(/^cannot read the file: ENOENT/) })]);
   });

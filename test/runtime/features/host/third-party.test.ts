@@ -36,6 +36,8 @@ async function freePort(): Promise<number> {
 
 beforeAll(async () => {
   mkdirSync(path.join(project, 'sub'), { recursive: true });
+  // The project is a repository, so the walk from sub/ reaches its .mcp.json.
+  mkdirSync(path.join(project, '.git'), { recursive: true });
   mkdirSync(shared, { recursive: true });
   writeFileSync(path.join(shared, 'notes.txt'), 'hello from the filesystem server\n');
   writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({
@@ -46,7 +48,8 @@ beforeAll(async () => {
     },
   }, null, 2));
   const port = await freePort();
-  env = { ...process.env, XDG_CONFIG_HOME: path.join(scratch, 'xdg'), NODE: process.execPath, EVERYTHING_PORT: String(port), SHARED_DIR: shared };
+  // MCPGEN_APPROVE: the test's own project file is used without asking.
+  env = { ...process.env, MCPGEN_APPROVE: '1', XDG_CONFIG_HOME: path.join(scratch, 'xdg'), NODE: process.execPath, EVERYTHING_PORT: String(port), SHARED_DIR: shared };
   const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   httpServer = child;
   await new Promise<void>((resolve, reject) => {
@@ -66,7 +69,7 @@ afterAll(() => {
 
 describe('ConnectionManager against server-everything and server-filesystem', () => {
   it('loads the project config, connects all three, and lists, calls, reads and gets', async () => {
-    const { manager, config } = ConnectionManager.fromConfig({ cwd: path.join(project, 'sub'), env });
+    const { manager, config } = ConnectionManager.fromConfig({ cwd: path.join(project, 'sub'), env, approveAll: true });
     try {
       expect(config.diagnostics).toEqual([]);
       const started = performance.now();

@@ -15,7 +15,8 @@ export type ConfigFileRead =
 
 /**
  * Opens `file` and checks the open file (so a swap between check and read does not matter): a
- * regular file, owned by this process's user, not writable by its group or others. Then
+ * regular file, owned by this process's user, writable by no one else (group-writable only
+ * through the user's own primary group). Then
  * parses it as JSON (a leading byte order mark is allowed).
  */
 export function readConfigFile(file: string): ConfigFileRead {
@@ -50,8 +51,11 @@ function unsafeReason(fd: number): string | undefined {
   // Windows has no POSIX owner or mode bits to check.
   if (uid === undefined) return undefined;
   if (stat.uid !== uid) return `owned by another user (uid ${stat.uid}); only files of uid ${uid} are read`;
-  if ((stat.mode & 0o022) !== 0) {
-    return `writable by its group or others (mode ${(stat.mode & 0o777).toString(8)}); run chmod go-w on it`;
+  if ((stat.mode & 0o002) !== 0) return `writable by others (mode ${(stat.mode & 0o777).toString(8)}); run chmod go-w on it`;
+  // Systems with a group per user (and umask 002) make every file group-writable: the user's
+  // own primary group is the user. Any other group may hold someone else.
+  if ((stat.mode & 0o020) !== 0 && stat.gid !== process.getgid?.()) {
+    return `writable by its group (gid ${stat.gid}, mode ${(stat.mode & 0o777).toString(8)}), which is not this user's own; run chmod g-w on it`;
   }
   return undefined;
 }

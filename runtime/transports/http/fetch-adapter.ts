@@ -7,7 +7,7 @@ import { MAX_BUFFERED_SSE_BYTES, type BodyText, type HttpReply, type HttpRequest
 
 /** Facts about a Fetch request that the `Request` object does not carry. */
 export interface FetchRequestInfo {
-  /** The local address the request arrived on; enables automatic DNS-rebinding protection on loopback. */
+  /** The local address the request arrived on, where the platform tells. */
   readonly localAddress?: string | undefined;
 }
 

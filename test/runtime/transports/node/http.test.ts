@@ -67,6 +67,16 @@ describe('Node adapter: attacks and bad input', () => {
     expect(node!.mcp.sessions.size).toBe(1);
   });
 
+  it('refuses a Host with userinfo or a trailing path, which a loose port split would admit', async () => {
+    const url = await start();
+    const body = JSON.stringify(initializeRequest('2025-11-25'));
+    for (const host of [`localhost:1@evil.com`, `localhost:${url.port}@evil.com`, `127.0.0.1:${url.port}/x`, `[::1]:${url.port}x`]) {
+      expect((await raw(url, 'POST', { ...POST_HEADERS, host }, [body])).status, host).toBe(403);
+    }
+    expect((await raw(url, 'POST', { ...POST_HEADERS, host: `[::1]:${url.port}` }, [body])).status).toBe(200);
+    expect(node!.mcp.sessions.size).toBe(1);
+  });
+
   it('refuses oversized bodies with 413, declared or chunked, and closes the connection', async () => {
     const url = await start({ maxBodyBytes: 1000 });
     const declared = await raw(url, 'POST', { ...POST_HEADERS, 'content-length': '5000000' }, ['{"x":1}']);

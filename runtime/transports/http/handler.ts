@@ -25,6 +25,8 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export const DEFAULT_RETRY_MS = 1_000;
 /** Default limit on concurrent sessions. */
 export const DEFAULT_MAX_SESSIONS = 10_000;
+/** Default limit on the messages of one JSON-RPC batch (2025-03-26). */
+export const DEFAULT_MAX_BATCH_LENGTH = 100;
 
 /** Options of {@link createMcpHttpHandler}. */
 export interface McpHttpHandlerOptions extends SecurityOptions {
@@ -48,6 +50,11 @@ export interface McpHttpHandlerOptions extends SecurityOptions {
   readonly sessionStore?: SessionStore | undefined;
   /** Largest accepted request body in bytes (default 4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number | undefined;
+  /**
+   * Most messages in one JSON-RPC batch (2025-03-26 sessions and the legacy transport; default
+   * 100). A longer batch is refused as a whole with 400 and -32600 before any member runs.
+   */
+  readonly maxBatchLength?: number | undefined;
   /**
    * Idle time before an SSE keep-alive comment (default 15 s; 0 disables). A POST whose
    * handler sent nothing for this long is switched to an SSE response so keep-alives can flow.
@@ -131,6 +138,8 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const keepAliveMs = Math.max(0, options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxBatchLength = Math.max(1, options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH);
+  const limits = { maxBodyBytes, maxBatchLength };
   const security = new SecurityPolicy(options);
   const legacyOptions = options.legacySse === true ? {} : options.legacySse === false ? undefined : options.legacySse;
   const legacyPaths = legacyOptions === undefined
@@ -141,7 +150,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     serverFactory: options.server,
     sessions: options.sessions ?? true,
     standaloneStream: options.standaloneStream ?? true,
-    maxBodyBytes,
+    limits,
     maxSessions,
     registry,
     sessionStore: options.sessionStore,
@@ -149,7 +158,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   });
   const stateless = new StatelessHttpLeg({
     serverFactory: options.server,
-    maxBodyBytes,
+    limits,
     settings: { keepAliveMs, retryMs: options.retryMs ?? DEFAULT_RETRY_MS, eventStore: undefined, counts, report },
   });
   const legacy = legacyPaths === undefined
@@ -160,6 +169,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       messagePath: legacyPaths.messagePath,
       publicMessagePath: legacyOptions?.publicMessagePath ?? legacyPaths.messagePath,
       maxBodyBytes,
+      maxBatchLength,
       maxSessions,
       keepAliveMs,
       counts,

@@ -11,7 +11,7 @@ import type { MessageExtra, Transport, TransportSendOptions } from '../../core/t
 import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
 import type { HttpReply, HttpRequestView, ResourceCounts } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
-import { acceptsAll, isJsonContentType } from './request-checks.js';
+import { acceptsAll, batchLengthRefusal, isJsonContentType } from './request-checks.js';
 import type { HttpMessageExtra } from './server-extra.js';
 import { mintSessionId, type HttpSession, type SessionRegistry } from './session.js';
 import { streamReply } from './sse-stream.js';
@@ -37,6 +37,8 @@ export interface LegacyLegOptions {
   readonly messagePath: string;
   readonly publicMessagePath: string;
   readonly maxBodyBytes: number;
+  /** Most messages in one JSON-RPC batch. */
+  readonly maxBatchLength: number;
   readonly maxSessions: number;
   readonly keepAliveMs: number;
   readonly counts: ResourceCounts;
@@ -192,6 +194,10 @@ export class LegacySseLeg {
     const value = decodeMessage(body.text);
     if (value instanceof ParseFailure) {
       return errorReply(400, TRANSPORT_ERROR_CODES.PARSE_ERROR, `Parse error: ${value.detail}`);
+    }
+    const tooLong = batchLengthRefusal(value, this.options.maxBatchLength);
+    if (tooLong !== undefined) {
+      return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, tooLong);
     }
     session.transport.deliver(value, { sessionId: id, requestHeaders: (name) => request.header(name), ...(request.authInfo !== undefined ? { authInfo: request.authInfo } : {}) });
     return emptyReply(202);

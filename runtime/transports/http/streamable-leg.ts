@@ -11,7 +11,7 @@ import type { ServedSession, SessionFactory } from '../../core/session.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { discardReply, withHeaders } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES, unsupportedVersion } from './replies.js';
-import { acceptsAll, readPostedMessages, type AcceptedPayload } from './request-checks.js';
+import { acceptsAll, readPostedMessages, type AcceptedPayload, type PostLimits } from './request-checks.js';
 import { extraFor } from './server-extra.js';
 import { StreamableServerTransport } from './server-transport.js';
 import { postWithoutSession } from './streamable-sessionless.js';
@@ -30,7 +30,8 @@ export interface StreamableLegOptions {
   readonly sessions: boolean;
   /** Whether GET opens a standalone stream (resumption with Last-Event-ID works regardless). */
   readonly standaloneStream: boolean;
-  readonly maxBodyBytes: number;
+  /** Body size and batch length limits of a POST. */
+  readonly limits: PostLimits;
   readonly maxSessions: number;
   readonly settings: StreamSettings;
   readonly registry: SessionRegistry;
@@ -101,7 +102,7 @@ export class StreamableHttpLeg {
   }
 
   private async post(request: HttpRequestView): Promise<HttpReply> {
-    const payload = await readPostedMessages(request, this.options.maxBodyBytes);
+    const payload = await readPostedMessages(request, this.options.limits);
     if (payload.kind !== 'messages') return payload;
     if (!this.options.sessions) {
       return postWithoutSession(request, payload, this.options);

@@ -77,6 +77,25 @@ describe('Node adapter: attacks and bad input', () => {
     expect(node!.mcp.sessions.size).toBe(1);
   });
 
+  it('refuses a 2025-03-26 batch longer than maxBatchLength as a whole, before any member runs', async () => {
+    const url = await start();
+    const headers = { ...POST_HEADERS, ...(await openSession(url, '2025-03-26')) };
+    const batch = (length: number) => JSON.stringify(Array.from({ length }, (_, index) => ({ jsonrpc: '2.0', id: index + 1, method: 'ping' })));
+    const refused = await raw(url, 'POST', headers, [batch(35_000)]);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body)).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('limit is 100') } });
+    expect(node!.mcp.stats().pendingRequests).toBe(0);
+    expect((await raw(url, 'POST', headers, [batch(101)])).status).toBe(400);
+    const accepted = await raw(url, 'POST', headers, [batch(100)]);
+    expect(accepted.status).toBe(200);
+    expect(JSON.parse(accepted.body)).toHaveLength(100);
+    await node!.close();
+    const small = await start({ maxBatchLength: 2 });
+    const smallHeaders = { ...POST_HEADERS, ...(await openSession(small, '2025-03-26')) };
+    expect((await raw(small, 'POST', smallHeaders, [batch(3)])).status).toBe(400);
+    expect((await raw(small, 'POST', smallHeaders, [batch(2)])).status).toBe(200);
+  });
+
   it('refuses oversized bodies with 413, declared or chunked, and closes the connection', async () => {
     const url = await start({ maxBodyBytes: 1000 });
     const declared = await raw(url, 'POST', { ...POST_HEADERS, 'content-length': '5000000' }, ['{"x":1}']);

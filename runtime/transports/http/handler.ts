@@ -13,7 +13,6 @@ import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { selectLeg, type RouteTable } from './router.js';
 import { SecurityPolicy, type SecurityOptions } from './security.js';
 import { SessionRegistry, type SessionDirectory, type SessionStore } from './session.js';
-import { unrefTimer } from './sse-writer.js';
 import { StatelessHttpLeg } from './stateless-leg.js';
 import { StreamableHttpLeg } from './streamable-leg.js';
 
@@ -25,6 +24,8 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export const DEFAULT_RETRY_MS = 1_000;
 /** Default limit on concurrent sessions. */
 export const DEFAULT_MAX_SESSIONS = 10_000;
+/** Default idle time after which a session with nothing pending and no open stream ends: 30 min. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 /** Default limit on the messages of one JSON-RPC batch (2025-03-26). */
 export const DEFAULT_MAX_BATCH_LENGTH = 100;
 
@@ -62,9 +63,16 @@ export interface McpHttpHandlerOptions extends SecurityOptions {
   readonly keepAliveMs?: number | undefined;
   /** The SSE `retry` value sent with priming events and before closing a stream (default 1 s). */
   readonly retryMs?: number | undefined;
-  /** Most concurrent sessions (default 10,000); `initialize` beyond it gets 503. */
+  /**
+   * Most concurrent sessions (default 10,000). When the table is full, a new session ends the
+   * least recently used one with nothing pending and no open stream; only when every session
+   * is busy does `initialize` (or a legacy SSE GET) get 503.
+   */
   readonly maxSessions?: number | undefined;
-  /** Ends sessions idle this long with nothing pending and no open stream (default: never). */
+  /**
+   * Ends sessions idle this long with nothing pending and no open stream (default 30 min; 0
+   * keeps them until DELETE). Clients that abandon sessions without DELETE are common.
+   */
   readonly sessionIdleTimeoutMs?: number | undefined;
   /** Whether GET opens a standalone stream for server-initiated messages (default true; false → 405). */
   readonly standaloneStream?: boolean | undefined;
@@ -92,7 +100,7 @@ export interface HandlerStats {
   readonly sessions: number;
   /** Open SSE responses. */
   readonly connections: number;
-  /** Armed timers (keep-alives, reply holds, the idle sweep). */
+  /** Armed timers of streams and requests (keep-alives, reply holds); the idle sweep is not counted. */
   readonly timers: number;
   /** Requests received by live sessions and not answered yet. */
   readonly pendingRequests: number;
@@ -127,7 +135,6 @@ export interface McpHttpHandler {
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
   const counts: ResourceCounts = { connections: 0, timers: 0 };
-  const registry = new SessionRegistry();
   const report = (error: Error): void => {
     try {
       options.onerror?.(error);
@@ -135,6 +142,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       // A failing error hook must not break request handling.
     }
   };
+  const registry = new SessionRegistry({ idleTimeoutMs: Math.max(0, options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS), report });
   const keepAliveMs = Math.max(0, options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
@@ -175,7 +183,6 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       counts,
       registry,
     });
-  const sweeper = startIdleSweep(registry, options.sessionIdleTimeoutMs, counts, report);
   const guards = [guardOf(options.auth), options.guard].filter((guard): guard is RequestGuard => guard !== undefined);
   let closed = false;
 
@@ -235,33 +242,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     }),
     close: async () => {
       closed = true;
-      sweeper?.stop();
       await Promise.all([registry.closeAll(), stateless.close()]);
-    },
-  };
-}
-
-/** Periodically ends sessions idle for `idleMs`; returns undefined when idle expiry is off. */
-function startIdleSweep(
-  registry: SessionRegistry,
-  idleMs: number | undefined,
-  counts: ResourceCounts,
-  report: (error: Error) => void,
-): { stop(): void } | undefined {
-  if (idleMs === undefined || idleMs <= 0) {
-    return undefined;
-  }
-  const timer = setInterval(() => {
-    for (const session of registry.idleSince(Date.now(), idleMs)) {
-      registry.close(session.id).catch((error: unknown) => report(asError(error)));
-    }
-  }, Math.min(idleMs, 60_000));
-  unrefTimer(timer);
-  counts.timers++;
-  return {
-    stop: () => {
-      clearInterval(timer);
-      counts.timers--;
     },
   };
 }

@@ -146,7 +146,7 @@ export class LegacySseLeg {
     if (!acceptsAll(request.header('accept'), ['text/event-stream'])) {
       return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept text/event-stream');
     }
-    if (this.options.registry.size >= this.options.maxSessions) {
+    if (this.options.registry.size >= this.options.maxSessions && !this.options.registry.evictIdle()) {
       return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
     }
     const server = await this.options.serverFactory();

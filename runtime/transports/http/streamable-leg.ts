@@ -172,7 +172,7 @@ export class StreamableHttpLeg {
     if (header !== undefined && !statefulRevisions.includes(header)) {
       return unsupportedVersion(header);
     }
-    if (this.options.registry.size + this.initializing >= this.options.maxSessions) {
+    if (!this.hasRoom()) {
       return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
     }
     this.initializing++;
@@ -323,9 +323,15 @@ export class StreamableHttpLeg {
     return pending;
   }
 
+  /** Whether one more session fits, after evicting the least recently used idle one if needed. */
+  private hasRoom(): boolean {
+    const { registry, maxSessions } = this.options;
+    return registry.size + this.initializing < maxSessions || (registry.size > 0 && registry.evictIdle());
+  }
+
   /** A local copy of a session created on another replica (or before a restart). */
   private async restore(id: string, state: SharedSessionState): Promise<StreamableSession | HttpReply> {
-    if (this.options.registry.size + this.initializing >= this.options.maxSessions) {
+    if (!this.hasRoom()) {
       return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
     }
     this.initializing++;

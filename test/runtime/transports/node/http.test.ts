@@ -6,7 +6,7 @@ import { InMemoryEventStore } from '../../../../runtime/http.js';
 import { createMcpNodeServer, toNodeHandler, type McpNodeServer, type McpNodeServerOptions } from '../../../../runtime/node.js';
 import { createMcpHttpHandler } from '../../../../runtime/index.js';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { callTool, createHttpTestServer, eventually, initializeRequest, messageOf, POST_HEADERS, SseReader } from '../http/server-support.js';
 
 let node: McpNodeServer | undefined;
@@ -206,5 +206,31 @@ describe('Node adapter: streams and disconnects', () => {
       await mcp.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+});
+
+describe('Node adapter: slow clients', () => {
+  /** Opens a raw connection, writes `prefix` and never finishes; resolves when the server cuts it. */
+  function stall(url: URL, prefix: string): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = connect(Number(url.port), '127.0.0.1', () => socket.write(prefix));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(answer));
+    });
+  }
+
+  it('cuts off connections whose headers or body never finish, and idle keep-alive ones', async () => {
+    const url = await start({ headersTimeoutMs: 150, requestTimeoutMs: 300, keepAliveTimeoutMs: 100 });
+    const slowHeaders = Array.from({ length: 50 }, () => stall(url, `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${url.port}\r\ncontent-type: application/json\r\n`));
+    const head = `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${url.port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: 1000\r\n\r\n{"jsonrpc":`;
+    const slowBodies = Array.from({ length: 50 }, () => stall(url, head));
+    const idle = stall(url, `GET /nothing HTTP/1.1\r\nhost: 127.0.0.1:${url.port}\r\n\r\n`);
+    const answers = await Promise.all([...slowHeaders, ...slowBodies]);
+    expect(answers.filter((answer) => answer.startsWith('HTTP/1.1 408')).length).toBe(100);
+    expect(await idle).toMatch(/^HTTP\/1\.1 404/);
+    expect(node!.mcp.stats().pendingRequests).toBe(0);
   });
 });

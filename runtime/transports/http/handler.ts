@@ -3,6 +3,7 @@
  * (and, opted in, the legacy HTTP+SSE transport) through a runtime-neutral request handler.
  */
 import { asError } from '../../core/errors.js';
+import { Admission } from './admission.js';
 import type { ServedSession, SessionFactory } from '../../core/session.js';
 import { guardOf, type HandlerAuth, type RequestGuard } from './auth-hooks.js';
 import type { EventStore } from './event-store.js';
@@ -26,6 +27,12 @@ export const DEFAULT_RETRY_MS = 1_000;
 export const DEFAULT_MAX_SESSIONS = 10_000;
 /** Default idle time after which a session with nothing pending and no open stream ends: 30 min. */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** Default limit on request-body bytes being read or handled at once, handler-wide: 32 MiB. */
+export const DEFAULT_MAX_BYTES_IN_FLIGHT = 32 * 1024 * 1024;
+/** Default limit on POSTs in progress at once, handler-wide. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 2_000;
+/** Default limit on POSTs in progress at once in one session. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION = 200;
 /** Default limit on the messages of one JSON-RPC batch (2025-03-26). */
 export const DEFAULT_MAX_BATCH_LENGTH = 100;
 
@@ -51,6 +58,22 @@ export interface McpHttpHandlerOptions extends SecurityOptions {
   readonly sessionStore?: SessionStore | undefined;
   /** Largest accepted request body in bytes (default 4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number | undefined;
+  /**
+   * Most request-body bytes being read or handled at once, across all POSTs (default 32 MiB).
+   * A POST holds its bytes until its reply is complete; one that would exceed the bound gets
+   * 503 with Retry-After before its body is read, and its connection is closed.
+   */
+  readonly maxBytesInFlight?: number | undefined;
+  /**
+   * Most POSTs in progress at once, handler-wide (default 2,000), from arrival until the reply
+   * is complete (a streamed reply: until its stream ends); beyond it, 503 with Retry-After.
+   */
+  readonly maxConcurrentRequests?: number | undefined;
+  /**
+   * Most POSTs in progress at once with one `Mcp-Session-Id` (or legacy `sessionId`; default
+   * 200); beyond it, 429 with Retry-After.
+   */
+  readonly maxConcurrentRequestsPerSession?: number | undefined;
   /**
    * Most messages in one JSON-RPC batch (2025-03-26 sessions and the legacy transport; default
    * 100). A longer batch is refused as a whole with 400 and -32600 before any member runs.
@@ -148,6 +171,11 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxBatchLength = Math.max(1, options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH);
   const limits = { maxBodyBytes, maxBatchLength };
+  const admission = new Admission({
+    maxBytesInFlight: Math.max(maxBodyBytes, options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT),
+    maxConcurrentRequests: Math.max(1, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
+    maxConcurrentRequestsPerSession: Math.max(1, options.maxConcurrentRequestsPerSession ?? DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION),
+  });
   const security = new SecurityPolicy(options);
   const legacyOptions = options.legacySse === true ? {} : options.legacySse === false ? undefined : options.legacySse;
   const legacyPaths = legacyOptions === undefined
@@ -221,10 +249,16 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     if (closed) {
       return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: the MCP endpoint is closed');
     }
+    const ticket = request.method === 'POST' ? admission.admit(request) : undefined;
+    if (ticket !== undefined && 'status' in ticket) {
+      return withHeaders(ticket, security.responseHeaders(request));
+    }
     try {
-      const reply = await route(request);
-      return request.method === 'OPTIONS' ? reply : withHeaders(reply, security.responseHeaders(request));
+      const reply = await route(ticket?.request ?? request);
+      const settled = ticket === undefined ? reply : ticket.settle(reply);
+      return request.method === 'OPTIONS' ? settled : withHeaders(settled, security.responseHeaders(request));
     } catch (error) {
+      ticket?.release();
       report(asError(error));
       return errorReply(500, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, 'Internal error');
     }

@@ -10,6 +10,7 @@ import type { ServedSession, SessionFactory } from '../../core/session.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
 import type { HttpReply, HttpRequestView, ResourceCounts } from './http-types.js';
+import { bytesInFlightRefusal } from './admission.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { acceptsAll, batchLengthRefusal, isJsonContentType } from './request-checks.js';
 import type { HttpMessageExtra } from './server-extra.js';
@@ -187,7 +188,8 @@ export class LegacySseLeg {
     }
     const body = await request.readBody(this.options.maxBodyBytes);
     if (!body.ok) {
-      return body.reason === 'too-large'
+      if (body.reason === 'busy') return bytesInFlightRefusal();
+    return body.reason === 'too-large'
         ? errorReply(413, TRANSPORT_ERROR_CODES.BAD_REQUEST, `Payload Too Large: the limit is ${this.options.maxBodyBytes} bytes`)
         : errorReply(400, TRANSPORT_ERROR_CODES.PARSE_ERROR, 'Parse error: the body is not valid UTF-8 text');
     }

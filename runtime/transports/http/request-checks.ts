@@ -8,6 +8,7 @@ import { classifyMessage, type RequestId } from '../../core/jsonrpc.js';
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
 import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
+import { bytesInFlightRefusal } from './admission.js';
 import { errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 
 /** A POST body that may go to a session. */
@@ -144,6 +145,7 @@ export async function readPostedMessages(request: HttpRequestView, limits: PostL
   }
   const body = await request.readBody(maxBodyBytes);
   if (!body.ok) {
+    if (body.reason === 'busy') return bytesInFlightRefusal();
     return body.reason === 'too-large'
       ? errorReply(413, TRANSPORT_ERROR_CODES.BAD_REQUEST, `Payload Too Large: the limit is ${maxBodyBytes} bytes`)
       : errorReply(400, TRANSPORT_ERROR_CODES.PARSE_ERROR, 'Parse error: the body is not valid UTF-8 text');

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server as NodeHttpServer, type
 import type { AddressInfo } from 'node:net';
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpHandlerOptions } from '../http/handler.js';
 import { decodeUtf8 } from '../http/fetch-adapter.js';
-import { MAX_BUFFERED_SSE_BYTES, type BodyText, type HttpReply, type HttpRequestView, type StreamSink } from '../http/http-types.js';
+import { MAX_BUFFERED_SSE_BYTES, type BodyBudget, type BodyText, type HttpReply, type HttpRequestView, type StreamSink } from '../http/http-types.js';
 import { errorReply, TRANSPORT_ERROR_CODES } from '../http/replies.js';
 
 /** A `node:http` request listener serving an MCP endpoint. */
@@ -25,7 +25,7 @@ export function toNodeHandler(handler: McpHttpHandler): NodeMcpListener {
   const listener = (request: IncomingMessage, response: ServerResponse): void => {
     const view = new NodeRequestView(request, response);
     handler.handle(view).then(
-      (reply) => writeReply(response, reply, view.closeAfterReply),
+      (reply) => writeReply(response, reply, view.closeAfterReply || (reply.kind === 'body' && reply.closeConnection === true)),
       () => writeReply(response, errorReply(500, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, 'Internal error'), false),
     );
   };
@@ -148,7 +148,7 @@ class NodeRequestView implements HttpRequestView {
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
-  readBody(maxBytes: number): Promise<BodyText> {
+  readBody(maxBytes: number, budget?: BodyBudget): Promise<BodyText> {
     const parsed = (this.request as { body?: unknown }).body;
     if (parsed !== undefined) {
       return Promise.resolve(fromParsedBody(parsed, maxBytes));
@@ -157,6 +157,11 @@ class NodeRequestView implements HttpRequestView {
     if (Number.isFinite(declared) && declared > maxBytes) {
       this.closeAfterReply = true;
       return Promise.resolve({ ok: false, reason: 'too-large' });
+    }
+    const reserved = Number.isFinite(declared);
+    if (reserved && budget !== undefined && !budget.take(declared)) {
+      this.closeAfterReply = true;
+      return Promise.resolve({ ok: false, reason: 'busy' });
     }
     return new Promise<BodyText>((resolve) => {
       const chunks: Uint8Array[] = [];
@@ -174,6 +179,12 @@ class NodeRequestView implements HttpRequestView {
           this.closeAfterReply = true;
           this.request.pause();
           done({ ok: false, reason: 'too-large' });
+          return;
+        }
+        if (!reserved && budget !== undefined && !budget.take(chunk.byteLength)) {
+          this.closeAfterReply = true;
+          this.request.pause();
+          done({ ok: false, reason: 'busy' });
           return;
         }
         chunks.push(chunk);

@@ -234,3 +234,61 @@ describe('Node adapter: slow clients', () => {
     expect(node!.mcp.stats().pendingRequests).toBe(0);
   });
 });
+
+describe('Node adapter: requests in flight', () => {
+  /** Sends headers and the start of a body that never ends; resolves with the first answer, if any. */
+  function slowBody(url: URL, extra: Record<string, string>, declared: number) {
+    const socket = connect(Number(url.port), '127.0.0.1');
+    const headers = Object.entries({ ...POST_HEADERS, host: `127.0.0.1:${url.port}`, 'content-length': String(declared), ...extra })
+      .map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.write(`POST /mcp HTTP/1.1\r\n${headers}\r\n{"jsonrpc":"2.0",`);
+    socket.setEncoding('utf8');
+    socket.on('error', () => undefined);
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes('\r\n\r\n')) resolve(text);
+      });
+      socket.on('close', () => resolve(text));
+    });
+    return { socket, answer, status: answer.then((text) => Number(text.slice(9, 12))) };
+  }
+
+  /** The statuses of the first `count` requests answered (the admitted ones wait for their body). */
+  function firstAnswers(requests: ReturnType<typeof slowBody>[], count: number): Promise<number[]> {
+    return new Promise((resolve) => {
+      const statuses: number[] = [];
+      for (const request of requests) {
+        void request.status.then((status) => {
+          statuses.push(status);
+          if (statuses.length === count) resolve(statuses);
+        });
+      }
+    });
+  }
+
+  it('refuses bodies beyond maxBytesInFlight with 503 and Retry-After, and admits again once they are gone', async () => {
+    const url = await start({ maxBodyBytes: 4_000, maxBytesInFlight: 10_000 });
+    const requests = Array.from({ length: 23 }, () => slowBody(url, {}, 3_000));
+    expect(await firstAnswers(requests, 20)).toEqual(Array.from({ length: 20 }, () => 503));
+    const refused = await Promise.race(requests.map((request) => request.answer));
+    expect(refused).toMatch(/retry-after: \d+/i);
+    for (const request of requests) request.socket.destroy();
+    await Promise.all(requests.map((request) => request.answer));
+    const after = await raw(url, 'POST', POST_HEADERS, [JSON.stringify(initializeRequest('2025-11-25'))]);
+    expect(after.status).toBe(200);
+  });
+
+  it('caps concurrent requests per server (503) and per session (429)', async () => {
+    const url = await start({ maxConcurrentRequests: 6, maxConcurrentRequestsPerSession: 2 });
+    const session = await openSession(url);
+    const other = await openSession(url);
+    const mine = Array.from({ length: 4 }, () => slowBody(url, session, 100));
+    expect(await firstAnswers(mine, 2)).toEqual([429, 429]);
+    const theirs = Array.from({ length: 2 }, () => slowBody(url, other, 100));
+    const anonymous = Array.from({ length: 4 }, () => slowBody(url, {}, 100));
+    expect(await firstAnswers([...theirs, ...anonymous], 2)).toEqual([503, 503]);
+    for (const request of [...mine, ...theirs, ...anonymous]) request.socket.destroy();
+  });
+});

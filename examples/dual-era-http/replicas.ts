@@ -27,7 +27,7 @@ function createReplica(state: RequestStateOptions = requestState): McpServer {
 
 /** Calls `confirm` through a client whose `fetch` alternates between the replicas; returns what it got and who served. */
 async function callThrough(servers: McpServer[]): Promise<{ outcome: unknown; served: number[] }> {
-  const replicas = servers.map((mcp) => createMcpHttpHandler({ server: () => mcp.createServer() }));
+  const replicas = servers.map((mcp) => createMcpHttpHandler({ server: () => mcp.createServer(), allowedHosts: ['replicas.test'] }));
   const served: number[] = [];
   let turn = 0;
   // A load balancer in a function: request n goes to replica n mod 2.

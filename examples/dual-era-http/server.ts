@@ -28,7 +28,8 @@ export function createServer(): McpServer {
 /** The same endpoint as a Fetch API handler (Deno, Bun, Workers) and as a `node:http` server. */
 export function endpoints(mcp: McpServer) {
   // #region endpoints
-  // Fetch runtimes: `fetch(request) → Response`.
+  // Fetch runtimes: `fetch(request) → Response`. Only loopback Host names pass the DNS-rebinding
+  // check by default; a deployment lists its public names: `allowedHosts: ['mcp.example.com']`.
   const handler = createMcpHttpHandler({ server: () => mcp.createServer() });
   // Node: a `node:http` server bound to 127.0.0.1 by default (DNS-rebinding checks on).
   const node = createMcpNodeServer({ server: () => mcp.createServer(), path: '/mcp' });

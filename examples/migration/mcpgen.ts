@@ -64,7 +64,8 @@ export async function serveStdio(): Promise<void> {
 // A Fetch API handler (Workers, Deno, Bun; `createMcpNodeServer` from mcpgen/node on Node):
 // sessions for 2025 clients and stateless requests for 2026-07-28 ones on the same endpoint.
 const mcp = createWeatherServer();
-const handler = createMcpHttpHandler({ server: () => mcp.createServer() });
+// The host names it is served under pass the DNS-rebinding check (loopback only by default).
+const handler = createMcpHttpHandler({ server: () => mcp.createServer(), allowedHosts: ['weather.example.com'] });
 export default { fetch: (request: Request) => handler.fetch(request) };
 // #endregion serve-http
 

@@ -161,7 +161,7 @@ function withAuthInfo(request: HttpRequestView, authInfo: AuthInfo): HttpRequest
     path: request.path,
     query: request.query,
     header: (name) => request.header(name),
-    readBody: (maxBytes) => request.readBody(maxBytes),
+    readBody: (maxBytes, budget) => request.readBody(maxBytes, budget),
     signal: request.signal,
     localAddress: request.localAddress,
     authInfo,

@@ -3,11 +3,11 @@
  * HttpReply becomes a `Response` (SSE replies through a ReadableStream). Runtime-neutral: works
  * wherever `Request`, `Response` and `ReadableStream` exist (Node 20+, Deno, Bun, Workers).
  */
-import { MAX_BUFFERED_SSE_BYTES, type BodyText, type HttpReply, type HttpRequestView, type StreamReply } from './http-types.js';
+import { MAX_BUFFERED_SSE_BYTES, type BodyBudget, type BodyText, type HttpReply, type HttpRequestView, type StreamReply } from './http-types.js';
 
 /** Facts about a Fetch request that the `Request` object does not carry. */
 export interface FetchRequestInfo {
-  /** The local address the request arrived on; enables automatic DNS-rebinding protection on loopback. */
+  /** The local address the request arrived on, where the platform tells. */
   readonly localAddress?: string | undefined;
 }
 
@@ -20,7 +20,7 @@ export function viewOfFetchRequest(request: Request, info: FetchRequestInfo = {}
     query: url.searchParams,
     // Fetch servers derive the URL from Host; a Request built by hand may carry it only there.
     header: (name) => request.headers.get(name) ?? (name.toLowerCase() === 'host' ? url.host : undefined),
-    readBody: (maxBytes) => readLimited(request, maxBytes),
+    readBody: (maxBytes, budget) => readLimited(request, maxBytes, budget),
     signal: request.signal,
     localAddress: info.localAddress,
   };
@@ -79,11 +79,16 @@ function sseBody(reply: StreamReply): ReadableStream<Uint8Array> {
 }
 
 /** Reads a Fetch body as UTF-8, refusing it as soon as it exceeds `maxBytes`. */
-async function readLimited(request: Request, maxBytes: number): Promise<BodyText> {
+async function readLimited(request: Request, maxBytes: number, budget?: BodyBudget): Promise<BodyText> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await request.body?.cancel().catch(() => undefined);
     return { ok: false, reason: 'too-large' };
+  }
+  const reserved = Number.isFinite(declared);
+  if (reserved && budget !== undefined && !budget.take(declared)) {
+    await request.body?.cancel().catch(() => undefined);
+    return { ok: false, reason: 'busy' };
   }
   if (request.body === null) {
     return { ok: true, text: '' };
@@ -99,6 +104,10 @@ async function readLimited(request: Request, maxBytes: number): Promise<BodyText
       if (total > maxBytes) {
         await reader.cancel().catch(() => undefined);
         return { ok: false, reason: 'too-large' };
+      }
+      if (!reserved && budget !== undefined && !budget.take(value.byteLength)) {
+        await reader.cancel().catch(() => undefined);
+        return { ok: false, reason: 'busy' };
       }
       chunks.push(value);
     }

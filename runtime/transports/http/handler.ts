@@ -3,6 +3,7 @@
  * (and, opted in, the legacy HTTP+SSE transport) through a runtime-neutral request handler.
  */
 import { asError } from '../../core/errors.js';
+import { Admission } from './admission.js';
 import type { ServedSession, SessionFactory } from '../../core/session.js';
 import { guardOf, type HandlerAuth, type RequestGuard } from './auth-hooks.js';
 import type { EventStore } from './event-store.js';
@@ -13,7 +14,6 @@ import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { selectLeg, type RouteTable } from './router.js';
 import { SecurityPolicy, type SecurityOptions } from './security.js';
 import { SessionRegistry, type SessionDirectory, type SessionStore } from './session.js';
-import { unrefTimer } from './sse-writer.js';
 import { StatelessHttpLeg } from './stateless-leg.js';
 import { StreamableHttpLeg } from './streamable-leg.js';
 
@@ -25,6 +25,16 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export const DEFAULT_RETRY_MS = 1_000;
 /** Default limit on concurrent sessions. */
 export const DEFAULT_MAX_SESSIONS = 10_000;
+/** Default idle time after which a session with nothing pending and no open stream ends: 30 min. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** Default limit on request-body bytes being read or handled at once, handler-wide: 32 MiB. */
+export const DEFAULT_MAX_BYTES_IN_FLIGHT = 32 * 1024 * 1024;
+/** Default limit on POSTs in progress at once, handler-wide. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 2_000;
+/** Default limit on POSTs in progress at once in one session. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION = 200;
+/** Default limit on the messages of one JSON-RPC batch (2025-03-26). */
+export const DEFAULT_MAX_BATCH_LENGTH = 100;
 
 /** Options of {@link createMcpHttpHandler}. */
 export interface McpHttpHandlerOptions extends SecurityOptions {
@@ -49,15 +59,43 @@ export interface McpHttpHandlerOptions extends SecurityOptions {
   /** Largest accepted request body in bytes (default 4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number | undefined;
   /**
+   * Most request-body bytes being read or handled at once, across all POSTs (default 32 MiB).
+   * A POST holds its bytes until its reply is complete; one that would exceed the bound gets
+   * 503 with Retry-After before its body is read, and its connection is closed.
+   */
+  readonly maxBytesInFlight?: number | undefined;
+  /**
+   * Most POSTs in progress at once, handler-wide (default 2,000), from arrival until the reply
+   * is complete (a streamed reply: until its stream ends); beyond it, 503 with Retry-After.
+   */
+  readonly maxConcurrentRequests?: number | undefined;
+  /**
+   * Most POSTs in progress at once with one `Mcp-Session-Id` (or legacy `sessionId`; default
+   * 200); beyond it, 429 with Retry-After.
+   */
+  readonly maxConcurrentRequestsPerSession?: number | undefined;
+  /**
+   * Most messages in one JSON-RPC batch (2025-03-26 sessions and the legacy transport; default
+   * 100). A longer batch is refused as a whole with 400 and -32600 before any member runs.
+   */
+  readonly maxBatchLength?: number | undefined;
+  /**
    * Idle time before an SSE keep-alive comment (default 15 s; 0 disables). A POST whose
    * handler sent nothing for this long is switched to an SSE response so keep-alives can flow.
    */
   readonly keepAliveMs?: number | undefined;
   /** The SSE `retry` value sent with priming events and before closing a stream (default 1 s). */
   readonly retryMs?: number | undefined;
-  /** Most concurrent sessions (default 10,000); `initialize` beyond it gets 503. */
+  /**
+   * Most concurrent sessions (default 10,000). When the table is full, a new session ends the
+   * least recently used one with nothing pending and no open stream; only when every session
+   * is busy does `initialize` (or a legacy SSE GET) get 503.
+   */
   readonly maxSessions?: number | undefined;
-  /** Ends sessions idle this long with nothing pending and no open stream (default: never). */
+  /**
+   * Ends sessions idle this long with nothing pending and no open stream (default 30 min; 0
+   * keeps them until DELETE). Clients that abandon sessions without DELETE are common.
+   */
   readonly sessionIdleTimeoutMs?: number | undefined;
   /** Whether GET opens a standalone stream for server-initiated messages (default true; false → 405). */
   readonly standaloneStream?: boolean | undefined;
@@ -85,7 +123,7 @@ export interface HandlerStats {
   readonly sessions: number;
   /** Open SSE responses. */
   readonly connections: number;
-  /** Armed timers (keep-alives, reply holds, the idle sweep). */
+  /** Armed timers of streams and requests (keep-alives, reply holds); the idle sweep is not counted. */
   readonly timers: number;
   /** Requests received by live sessions and not answered yet. */
   readonly pendingRequests: number;
@@ -120,7 +158,6 @@ export interface McpHttpHandler {
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
   const counts: ResourceCounts = { connections: 0, timers: 0 };
-  const registry = new SessionRegistry();
   const report = (error: Error): void => {
     try {
       options.onerror?.(error);
@@ -128,9 +165,17 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       // A failing error hook must not break request handling.
     }
   };
+  const registry = new SessionRegistry({ idleTimeoutMs: Math.max(0, options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS), report });
   const keepAliveMs = Math.max(0, options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxBatchLength = Math.max(1, options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH);
+  const limits = { maxBodyBytes, maxBatchLength };
+  const admission = new Admission({
+    maxBytesInFlight: Math.max(maxBodyBytes, options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT),
+    maxConcurrentRequests: Math.max(1, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
+    maxConcurrentRequestsPerSession: Math.max(1, options.maxConcurrentRequestsPerSession ?? DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION),
+  });
   const security = new SecurityPolicy(options);
   const legacyOptions = options.legacySse === true ? {} : options.legacySse === false ? undefined : options.legacySse;
   const legacyPaths = legacyOptions === undefined
@@ -141,7 +186,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     serverFactory: options.server,
     sessions: options.sessions ?? true,
     standaloneStream: options.standaloneStream ?? true,
-    maxBodyBytes,
+    limits,
     maxSessions,
     registry,
     sessionStore: options.sessionStore,
@@ -149,7 +194,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   });
   const stateless = new StatelessHttpLeg({
     serverFactory: options.server,
-    maxBodyBytes,
+    limits,
     settings: { keepAliveMs, retryMs: options.retryMs ?? DEFAULT_RETRY_MS, eventStore: undefined, counts, report },
   });
   const legacy = legacyPaths === undefined
@@ -160,12 +205,12 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       messagePath: legacyPaths.messagePath,
       publicMessagePath: legacyOptions?.publicMessagePath ?? legacyPaths.messagePath,
       maxBodyBytes,
+      maxBatchLength,
       maxSessions,
       keepAliveMs,
       counts,
       registry,
     });
-  const sweeper = startIdleSweep(registry, options.sessionIdleTimeoutMs, counts, report);
   const guards = [guardOf(options.auth), options.guard].filter((guard): guard is RequestGuard => guard !== undefined);
   let closed = false;
 
@@ -204,10 +249,16 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     if (closed) {
       return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: the MCP endpoint is closed');
     }
+    const ticket = request.method === 'POST' ? admission.admit(request) : undefined;
+    if (ticket !== undefined && 'status' in ticket) {
+      return withHeaders(ticket, security.responseHeaders(request));
+    }
     try {
-      const reply = await route(request);
-      return request.method === 'OPTIONS' ? reply : withHeaders(reply, security.responseHeaders(request));
+      const reply = await route(ticket?.request ?? request);
+      const settled = ticket === undefined ? reply : ticket.settle(reply);
+      return request.method === 'OPTIONS' ? settled : withHeaders(settled, security.responseHeaders(request));
     } catch (error) {
+      ticket?.release();
       report(asError(error));
       return errorReply(500, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, 'Internal error');
     }
@@ -225,33 +276,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     }),
     close: async () => {
       closed = true;
-      sweeper?.stop();
       await Promise.all([registry.closeAll(), stateless.close()]);
-    },
-  };
-}
-
-/** Periodically ends sessions idle for `idleMs`; returns undefined when idle expiry is off. */
-function startIdleSweep(
-  registry: SessionRegistry,
-  idleMs: number | undefined,
-  counts: ResourceCounts,
-  report: (error: Error) => void,
-): { stop(): void } | undefined {
-  if (idleMs === undefined || idleMs <= 0) {
-    return undefined;
-  }
-  const timer = setInterval(() => {
-    for (const session of registry.idleSince(Date.now(), idleMs)) {
-      registry.close(session.id).catch((error: unknown) => report(asError(error)));
-    }
-  }, Math.min(idleMs, 60_000));
-  unrefTimer(timer);
-  counts.timers++;
-  return {
-    stop: () => {
-      clearInterval(timer);
-      counts.timers--;
     },
   };
 }

@@ -11,7 +11,16 @@ export type HeaderMap = Record<string, string>;
 /** The outcome of reading a request body with a size limit. */
 export type BodyText =
   | { readonly ok: true; readonly text: string }
-  | { readonly ok: false; readonly reason: 'too-large' | 'invalid-utf8' | 'unreadable' };
+  | { readonly ok: false; readonly reason: 'too-large' | 'invalid-utf8' | 'unreadable' | 'busy' };
+
+/**
+ * The handler's share of request-body bytes in flight. Adapters take a declared
+ * Content-Length up front, or each chunk as it arrives; `take` returning false means the body
+ * must not be read (the reason is then `busy`).
+ */
+export interface BodyBudget {
+  take(bytes: number): boolean;
+}
 
 /** An inbound HTTP request as the core handler sees it. Adapters build one per request. */
 export interface HttpRequestView {
@@ -25,9 +34,10 @@ export interface HttpRequestView {
   header(name: string): string | undefined;
   /**
    * Reads the whole body as UTF-8 text, giving up as soon as it exceeds `maxBytes` so that an
-   * oversized body is never buffered. Called at most once per request.
+   * oversized body is never buffered. Called at most once per request. With a `budget`, the
+   * bytes are taken from it first (see {@link BodyBudget}).
    */
-  readBody(maxBytes: number): Promise<BodyText>;
+  readBody(maxBytes: number, budget?: BodyBudget): Promise<BodyText>;
   /** Aborts when the client goes away before the reply was handed over, where the platform tells. */
   readonly signal?: AbortSignal | undefined;
   /** The local address the request arrived on (e.g. `127.0.0.1`), where the platform tells. */
@@ -56,6 +66,8 @@ export interface BodyReply {
   readonly headers: HeaderMap;
   /** The body text; absent for 202/204-style replies. */
   readonly body?: string | undefined;
+  /** Closes the connection after the reply, where the platform allows (a body left unread). */
+  readonly closeConnection?: boolean | undefined;
 }
 
 /**

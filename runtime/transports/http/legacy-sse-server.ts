@@ -10,8 +10,9 @@ import type { ServedSession, SessionFactory } from '../../core/session.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
 import type { HttpReply, HttpRequestView, ResourceCounts } from './http-types.js';
+import { bytesInFlightRefusal } from './admission.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
-import { acceptsAll, isJsonContentType } from './request-checks.js';
+import { acceptsAll, batchLengthRefusal, isJsonContentType } from './request-checks.js';
 import type { HttpMessageExtra } from './server-extra.js';
 import { mintSessionId, type HttpSession, type SessionRegistry } from './session.js';
 import { streamReply } from './sse-stream.js';
@@ -37,6 +38,8 @@ export interface LegacyLegOptions {
   readonly messagePath: string;
   readonly publicMessagePath: string;
   readonly maxBodyBytes: number;
+  /** Most messages in one JSON-RPC batch. */
+  readonly maxBatchLength: number;
   readonly maxSessions: number;
   readonly keepAliveMs: number;
   readonly counts: ResourceCounts;
@@ -144,7 +147,7 @@ export class LegacySseLeg {
     if (!acceptsAll(request.header('accept'), ['text/event-stream'])) {
       return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept text/event-stream');
     }
-    if (this.options.registry.size >= this.options.maxSessions) {
+    if (this.options.registry.size >= this.options.maxSessions && !this.options.registry.evictIdle()) {
       return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
     }
     const server = await this.options.serverFactory();
@@ -185,13 +188,18 @@ export class LegacySseLeg {
     }
     const body = await request.readBody(this.options.maxBodyBytes);
     if (!body.ok) {
-      return body.reason === 'too-large'
+      if (body.reason === 'busy') return bytesInFlightRefusal();
+    return body.reason === 'too-large'
         ? errorReply(413, TRANSPORT_ERROR_CODES.BAD_REQUEST, `Payload Too Large: the limit is ${this.options.maxBodyBytes} bytes`)
         : errorReply(400, TRANSPORT_ERROR_CODES.PARSE_ERROR, 'Parse error: the body is not valid UTF-8 text');
     }
     const value = decodeMessage(body.text);
     if (value instanceof ParseFailure) {
       return errorReply(400, TRANSPORT_ERROR_CODES.PARSE_ERROR, `Parse error: ${value.detail}`);
+    }
+    const tooLong = batchLengthRefusal(value, this.options.maxBatchLength);
+    if (tooLong !== undefined) {
+      return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, tooLong);
     }
     session.transport.deliver(value, { sessionId: id, requestHeaders: (name) => request.header(name), ...(request.authInfo !== undefined ? { authInfo: request.authInfo } : {}) });
     return emptyReply(202);

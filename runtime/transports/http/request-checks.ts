@@ -8,6 +8,7 @@ import { classifyMessage, type RequestId } from '../../core/jsonrpc.js';
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
 import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
+import { bytesInFlightRefusal } from './admission.js';
 import { errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 
 /** A POST body that may go to a session. */
@@ -69,8 +70,26 @@ export function isJsonContentType(header: string | undefined): boolean {
   return header !== undefined && header.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
-/** Decodes and classifies a POST body. */
-export function inspectPayload(text: string): Payload {
+/** Limits a POST body is read and inspected within. */
+export interface PostLimits {
+  /** Largest body in bytes. */
+  readonly maxBodyBytes: number;
+  /** Most messages in one JSON-RPC batch. */
+  readonly maxBatchLength: number;
+}
+
+/** The refusal of a batch longer than `maxBatchLength`, or undefined when it is within it. */
+export function batchLengthRefusal(value: unknown, maxBatchLength: number): string | undefined {
+  return Array.isArray(value) && value.length > maxBatchLength
+    ? `Invalid Request: the batch has ${value.length} messages; the limit is ${maxBatchLength}`
+    : undefined;
+}
+
+/**
+ * Decodes and classifies a POST body. A batch over `maxBatchLength` is refused as a whole
+ * before any member is looked at, so its length costs nothing but the parse.
+ */
+export function inspectPayload(text: string, maxBatchLength = Number.POSITIVE_INFINITY): Payload {
   const value = decodeMessage(text);
   if (value instanceof ParseFailure) {
     return refused(TRANSPORT_ERROR_CODES.PARSE_ERROR, `Parse error: ${value.detail}`, null);
@@ -79,6 +98,10 @@ export function inspectPayload(text: string): Payload {
   const items: unknown[] = batch ? value : [value];
   if (items.length === 0) {
     return refused(TRANSPORT_ERROR_CODES.INVALID_REQUEST, 'Invalid Request: empty batch', null);
+  }
+  const tooLong = batchLengthRefusal(value, maxBatchLength);
+  if (tooLong !== undefined) {
+    return refused(TRANSPORT_ERROR_CODES.INVALID_REQUEST, tooLong, null);
   }
   const requestIds: RequestId[] = [];
   let initialize = false;
@@ -108,10 +131,12 @@ function refused(code: number, message: string, id: RequestId | null): RefusedPa
 
 /**
  * The checks every Streamable HTTP POST passes before its messages go anywhere: Accept,
- * Content-Type, the body within `maxBodyBytes` and as UTF-8, and its JSON-RPC shape. Resolves
- * with the accepted payload, or with the reply refusing the request.
+ * Content-Type, the body within `maxBodyBytes` and as UTF-8, and its JSON-RPC shape with a
+ * batch within `maxBatchLength`. Resolves with the accepted payload, or with the reply
+ * refusing the request.
  */
-export async function readPostedMessages(request: HttpRequestView, maxBodyBytes: number): Promise<AcceptedPayload | HttpReply> {
+export async function readPostedMessages(request: HttpRequestView, limits: PostLimits): Promise<AcceptedPayload | HttpReply> {
+  const { maxBodyBytes } = limits;
   if (!acceptsAll(request.header('accept'), ['application/json', 'text/event-stream'])) {
     return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept both application/json and text/event-stream');
   }
@@ -120,10 +145,11 @@ export async function readPostedMessages(request: HttpRequestView, maxBodyBytes:
   }
   const body = await request.readBody(maxBodyBytes);
   if (!body.ok) {
+    if (body.reason === 'busy') return bytesInFlightRefusal();
     return body.reason === 'too-large'
       ? errorReply(413, TRANSPORT_ERROR_CODES.BAD_REQUEST, `Payload Too Large: the limit is ${maxBodyBytes} bytes`)
       : errorReply(400, TRANSPORT_ERROR_CODES.PARSE_ERROR, 'Parse error: the body is not valid UTF-8 text');
   }
-  const payload = inspectPayload(body.text);
+  const payload = inspectPayload(body.text, limits.maxBatchLength);
   return payload.kind === 'refused' ? errorReply(payload.status, payload.code, payload.message, {}, payload.id) : payload;
 }

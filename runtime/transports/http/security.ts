@@ -9,16 +9,6 @@ import type { HeaderMap, HttpRequestView } from './http-types.js';
 /** Host names a loopback server answers to. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
-/** Origins a loopback server trusts by default: pages served from loopback, on any port. */
-export const LOOPBACK_ORIGINS: readonly string[] = [
-  'http://localhost:*',
-  'https://localhost:*',
-  'http://127.0.0.1:*',
-  'https://127.0.0.1:*',
-  'http://[::1]:*',
-  'https://[::1]:*',
-];
-
 /** Headers a browser client needs to send to an MCP endpoint. */
 export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Last-Event-ID', 'Mcp-Method', 'Mcp-Name'];
 /** Response headers a browser client needs to read. */
@@ -35,17 +25,21 @@ export interface CorsOptions {
 /** Options of {@link SecurityPolicy}. */
 export interface SecurityOptions {
   /**
-   * Check Host and Origin against loopback allowlists when none are configured. Default: on
-   * when the request arrived on a loopback address (or `bindAddress` is loopback). Allowlists
-   * given explicitly apply regardless of this switch.
+   * Checks Host and Origin against DNS rebinding (default true, on every platform and bind).
+   * Without allowlists only loopback names are accepted (`localhost`, `127.0.0.1`, `[::1]` on
+   * any port, and pages served from them). False turns the checks off, for a handler behind
+   * a reverse proxy or platform that checks Host and Origin itself; allowlists given explicitly
+   * apply regardless of this switch.
    */
   readonly dnsRebindingProtection?: boolean | undefined;
-  /** Accepted Host header values: `name` (any port), `name:port`, or `name:*`. */
+  /**
+   * Accepted Host header values instead of the loopback names: `name` (any port), `name:port`,
+   * or `name:*`. Pages served from these hosts pass the Origin check unless `allowedOrigins`
+   * is given.
+   */
   readonly allowedHosts?: readonly string[] | undefined;
   /** Accepted Origin header values: exact origins, or `scheme://host:*` for any port. */
   readonly allowedOrigins?: readonly string[] | undefined;
-  /** The address the server listens on, when the platform cannot tell per request. */
-  readonly bindAddress?: string | undefined;
   readonly cors?: boolean | CorsOptions | undefined;
 }
 
@@ -53,15 +47,6 @@ export interface SecurityOptions {
 export interface Refusal {
   readonly status: number;
   readonly message: string;
-}
-
-/** True for loopback addresses and the `localhost` name. */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (address === undefined) {
-    return false;
-  }
-  const bare = address.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || bare.startsWith('127.') || bare.startsWith('::ffff:127.');
 }
 
 /** Decides, per request, whether Host and Origin are acceptable and which CORS headers apply. */
@@ -81,7 +66,7 @@ export class SecurityPolicy {
 
   /** Returns a refusal (403) for a foreign Host or Origin, or undefined to proceed. */
   check(request: HttpRequestView): Refusal | undefined {
-    const protect = this.options.dnsRebindingProtection ?? (isLoopbackAddress(request.localAddress ?? this.options.bindAddress));
+    const protect = this.options.dnsRebindingProtection ?? true;
     const hosts = this.options.allowedHosts ?? (protect ? LOOPBACK_HOSTS : undefined);
     if (hosts !== undefined) {
       const host = request.header('host');
@@ -90,11 +75,8 @@ export class SecurityPolicy {
       }
     }
     const origin = request.header('origin');
-    if (origin !== undefined) {
-      const origins = this.allowedOrigins(protect);
-      if (origins !== undefined && !origins.some((entry) => originMatches(entry, origin))) {
-        return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
-      }
+    if (origin !== undefined && !this.originAllowed(origin, hosts)) {
+      return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
     }
     return undefined;
   }
@@ -128,14 +110,24 @@ export class SecurityPolicy {
     };
   }
 
-  private allowedOrigins(protect: boolean): readonly string[] | undefined {
+  /**
+   * Configured origins (and those granted CORS access) when given; otherwise pages served from
+   * an accepted host; anything when neither Host nor Origin is checked.
+   */
+  private originAllowed(origin: string, hosts: readonly string[] | undefined): boolean {
     const configured = this.options.allowedOrigins;
-    const corsOrigins = this.cors?.origins;
-    if (configured === undefined && !protect) {
-      return undefined;
+    const corsOrigins = this.cors?.origins ?? [];
+    if (corsOrigins.some((entry) => originMatches(entry, origin))) {
+      return true;
     }
-    // Origins granted CORS access are trusted origins too.
-    return [...(configured ?? LOOPBACK_ORIGINS), ...(corsOrigins ?? [])];
+    if (configured !== undefined) {
+      return configured.some((entry) => originMatches(entry, origin));
+    }
+    if (hosts === undefined) {
+      return true;
+    }
+    const host = originHost(origin);
+    return host !== undefined && hosts.some((entry) => hostMatches(entry, host));
   }
 
   private corsOrigin(request: HttpRequestView): string | undefined {
@@ -151,11 +143,15 @@ export class SecurityPolicy {
   }
 }
 
-/** Matches a Host header against `name`, `name:port` or `name:*` (case-insensitive). */
+/**
+ * Matches a Host header against `name`, `name:port` or `name:*` (case-insensitive). The header
+ * must be a bare host with an optional port (RFC 9110 `uri-host [ ":" port ]`): userinfo, a
+ * path, an empty or non-numeric port, or an unbracketed IPv6 address never match.
+ */
 export function hostMatches(entry: string, host: string): boolean {
-  const wanted = splitHost(entry.toLowerCase());
-  const actual = splitHost(host.trim().toLowerCase());
-  if (wanted.name !== actual.name) {
+  const wanted = parseHost(entry.trim().toLowerCase(), true);
+  const actual = parseHost(host.trim().toLowerCase(), false);
+  if (wanted === undefined || actual === undefined || wanted.name !== actual.name) {
     return false;
   }
   return wanted.port === undefined || wanted.port === '*' || wanted.port === actual.port;
@@ -172,14 +168,40 @@ export function originMatches(entry: string, origin: string): boolean {
   return actual === prefix || (actual.startsWith(`${prefix}:`) && /^\d+$/.test(actual.slice(prefix.length + 1)));
 }
 
-function splitHost(value: string): { name: string; port: string | undefined } {
-  const bracket = value.startsWith('[') ? value.indexOf(']') : -1;
-  const colon = value.indexOf(':', bracket + 1);
-  if (bracket < 0 && value.indexOf(':') !== value.lastIndexOf(':')) {
-    // A bare IPv6 address has no port.
-    return { name: value, port: undefined };
+/** A reg-name or IPv4 address: letters, digits, `-`, `_` and inner dots. */
+const HOST_NAME = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
+/** The inside of an IPv6 literal: hex digits, colons and an optional embedded IPv4 part. */
+const IPV6_LITERAL = /^[0-9a-f:]+(?:\.[0-9]+){0,3}$/;
+
+/**
+ * Splits `host[:port]` strictly; undefined for anything else. `wildcard` admits `*` as the
+ * port (allowlist entries). Ports are digits only and at most 65535, compared as written.
+ */
+function parseHost(value: string, wildcard: boolean): { name: string; port: string | undefined } | undefined {
+  let name: string;
+  let rest: string;
+  if (value.startsWith('[')) {
+    const close = value.indexOf(']');
+    if (close < 0 || !IPV6_LITERAL.test(value.slice(1, close)) || !value.slice(1, close).includes(':')) return undefined;
+    name = value.slice(0, close + 1);
+    rest = value.slice(close + 1);
+  } else {
+    const colon = value.indexOf(':');
+    name = colon < 0 ? value : value.slice(0, colon);
+    rest = colon < 0 ? '' : value.slice(colon);
+    if (!HOST_NAME.test(name)) return undefined;
   }
-  return colon < 0 ? { name: value, port: undefined } : { name: value.slice(0, colon), port: value.slice(colon + 1) };
+  if (rest === '') return { name, port: undefined };
+  const port = rest.slice(1);
+  if (!rest.startsWith(':')) return undefined;
+  if (wildcard && port === '*') return { name, port };
+  return /^[0-9]{1,5}$/.test(port) && Number(port) <= 65_535 ? { name, port } : undefined;
+}
+
+/** The `host[:port]` of an origin (`scheme://host[:port]`), or undefined when it is not one. */
+function originHost(origin: string): string | undefined {
+  const match = /^https?:\/\/([^/?#]+)$/i.exec(origin.trim());
+  return match?.[1];
 }
 
 /**

@@ -3,10 +3,12 @@
  * maps them to their Server and transport. Streamable HTTP and legacy HTTP+SSE sessions share
  * the registry (one id space, one limit, one introspection view) but never each other's ids.
  */
+import { asError } from '../../core/errors.js';
 import { revisionFacts, type RevisionFacts } from '../../core/revision-facts.js';
 import type { RestoredSessionState, ServedSession } from '../../core/session.js';
 import type { ResourceCounts } from './http-types.js';
 import type { StandaloneChannel } from './server-replicas.js';
+import { unrefTimer } from './sse-writer.js';
 
 /**
  * The transport facts of a served session's negotiated revision, read from the module its
@@ -118,9 +120,30 @@ export function randomHex(bytes: number): string {
   return Array.from(buffer, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** The registry of live sessions. */
+/** Options of a {@link SessionRegistry}. */
+export interface SessionRegistryOptions {
+  /** Sessions idle this long with nothing pending and no open stream end; 0 turns expiry off. */
+  readonly idleTimeoutMs: number;
+  /** Receives failures of sessions closed by the sweep or by eviction. */
+  readonly report: (error: Error) => void;
+}
+
+/** How often the idle sweep runs at most: every minute, or at the idle timeout when shorter. */
+const MAX_SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * The registry of live sessions, in least recently used order (a lookup moves a session to
+ * the end). The idle sweep runs only while there are sessions, so an empty handler arms no
+ * timer (Workers forbid timers outside a request).
+ */
 export class SessionRegistry implements SessionDirectory {
   private readonly sessions = new Map<string, HttpSession>();
+  private readonly options: SessionRegistryOptions;
+  private sweep: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: SessionRegistryOptions = { idleTimeoutMs: 0, report: () => undefined }) {
+    this.options = options;
+  }
 
   get size(): number {
     return this.sessions.size;
@@ -137,6 +160,8 @@ export class SessionRegistry implements SessionDirectory {
       return undefined;
     }
     session.lastActivityAt = Date.now();
+    this.sessions.delete(id);
+    this.sessions.set(id, session);
     return session;
   }
 
@@ -158,12 +183,14 @@ export class SessionRegistry implements SessionDirectory {
 
   add(session: HttpSession): void {
     this.sessions.set(session.id, session);
+    this.startSweep();
   }
 
   /** Forgets a session (it ended); does not close it. */
   remove(id: string, session?: HttpSession): void {
     if (session === undefined || this.sessions.get(id) === session) {
       this.sessions.delete(id);
+      this.stopSweepWhenEmpty();
     }
   }
 
@@ -173,6 +200,7 @@ export class SessionRegistry implements SessionDirectory {
       return false;
     }
     this.sessions.delete(id);
+    this.stopSweepWhenEmpty();
     await session.close();
     return true;
   }
@@ -181,13 +209,51 @@ export class SessionRegistry implements SessionDirectory {
   async closeAll(): Promise<void> {
     const all = [...this.sessions.values()];
     this.sessions.clear();
+    this.stopSweepWhenEmpty();
     await Promise.allSettled(all.map((session) => session.close()));
   }
 
   /** Sessions idle for longer than `idleMs` with nothing pending and no open stream. */
   idleSince(now: number, idleMs: number): HttpSession[] {
-    return [...this.sessions.values()].filter(
-      (session) => now - session.lastActivityAt >= idleMs && session.pendingRequests() === 0 && session.openStreams() === 0,
-    );
+    return [...this.sessions.values()].filter((session) => now - session.lastActivityAt >= idleMs && isIdle(session));
   }
+
+  /**
+   * Ends the least recently used session with nothing pending and no open stream, making room
+   * for a new one; false when every session is busy. The evicted session's later requests get
+   * 404, as for any ended session.
+   */
+  evictIdle(): boolean {
+    for (const session of this.sessions.values()) {
+      if (isIdle(session)) {
+        this.close(session.id).catch((error: unknown) => this.options.report(asError(error)));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private startSweep(): void {
+    const idleMs = this.options.idleTimeoutMs;
+    if (this.sweep !== undefined || idleMs <= 0) {
+      return;
+    }
+    this.sweep = setInterval(() => {
+      for (const session of this.idleSince(Date.now(), idleMs)) {
+        this.close(session.id).catch((error: unknown) => this.options.report(asError(error)));
+      }
+    }, Math.min(idleMs, MAX_SWEEP_INTERVAL_MS));
+    unrefTimer(this.sweep);
+  }
+
+  private stopSweepWhenEmpty(): void {
+    if (this.sweep !== undefined && this.sessions.size === 0) {
+      clearInterval(this.sweep);
+      this.sweep = undefined;
+    }
+  }
+}
+
+function isIdle(session: HttpSession): boolean {
+  return session.pendingRequests() === 0 && session.openStreams() === 0;
 }

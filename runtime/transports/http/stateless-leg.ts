@@ -13,7 +13,7 @@ import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
 import { pinnedFacts, statelessRevisions } from '../../core/revisions.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
-import { readPostedMessages } from './request-checks.js';
+import { readPostedMessages, type PostLimits } from './request-checks.js';
 import { decodeHeaderValue, parameterHeaderMismatch } from '../../era/mcp-headers.js';
 import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
 import { randomHex, sessionFacts } from './session.js';
@@ -23,7 +23,8 @@ import { Method } from '../../../generated/methods.js';
 /** What the leg needs from the handler. */
 export interface StatelessLegOptions {
   readonly serverFactory: SessionFactory;
-  readonly maxBodyBytes: number;
+  /** Body size and batch length limits of a POST. */
+  readonly limits: PostLimits;
   readonly settings: StreamSettings;
 }
 
@@ -70,7 +71,7 @@ export class StatelessHttpLeg {
   }
 
   private async post(request: HttpRequestView): Promise<HttpReply> {
-    const payload = await readPostedMessages(request, this.options.maxBodyBytes);
+    const payload = await readPostedMessages(request, this.options.limits);
     if (payload.kind !== 'messages') return payload;
     if (payload.batch) {
       return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, 'Invalid Request: the body must be a single JSON-RPC message in this protocol version');

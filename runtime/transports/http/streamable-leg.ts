@@ -11,7 +11,7 @@ import type { ServedSession, SessionFactory } from '../../core/session.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { discardReply, withHeaders } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES, unsupportedVersion } from './replies.js';
-import { acceptsAll, readPostedMessages, type AcceptedPayload } from './request-checks.js';
+import { acceptsAll, readPostedMessages, type AcceptedPayload, type PostLimits } from './request-checks.js';
 import { extraFor } from './server-extra.js';
 import { StreamableServerTransport } from './server-transport.js';
 import { postWithoutSession } from './streamable-sessionless.js';
@@ -30,7 +30,8 @@ export interface StreamableLegOptions {
   readonly sessions: boolean;
   /** Whether GET opens a standalone stream (resumption with Last-Event-ID works regardless). */
   readonly standaloneStream: boolean;
-  readonly maxBodyBytes: number;
+  /** Body size and batch length limits of a POST. */
+  readonly limits: PostLimits;
   readonly maxSessions: number;
   readonly settings: StreamSettings;
   readonly registry: SessionRegistry;
@@ -101,7 +102,7 @@ export class StreamableHttpLeg {
   }
 
   private async post(request: HttpRequestView): Promise<HttpReply> {
-    const payload = await readPostedMessages(request, this.options.maxBodyBytes);
+    const payload = await readPostedMessages(request, this.options.limits);
     if (payload.kind !== 'messages') return payload;
     if (!this.options.sessions) {
       return postWithoutSession(request, payload, this.options);
@@ -171,7 +172,7 @@ export class StreamableHttpLeg {
     if (header !== undefined && !statefulRevisions.includes(header)) {
       return unsupportedVersion(header);
     }
-    if (this.options.registry.size + this.initializing >= this.options.maxSessions) {
+    if (!this.hasRoom()) {
       return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
     }
     this.initializing++;
@@ -322,9 +323,15 @@ export class StreamableHttpLeg {
     return pending;
   }
 
+  /** Whether one more session fits, after evicting the least recently used idle one if needed. */
+  private hasRoom(): boolean {
+    const { registry, maxSessions } = this.options;
+    return registry.size + this.initializing < maxSessions || (registry.size > 0 && registry.evictIdle());
+  }
+
   /** A local copy of a session created on another replica (or before a restart). */
   private async restore(id: string, state: SharedSessionState): Promise<StreamableSession | HttpReply> {
-    if (this.options.registry.size + this.initializing >= this.options.maxSessions) {
+    if (!this.hasRoom()) {
       return errorReply(503, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
     }
     this.initializing++;

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server as NodeHttpServer, type
 import type { AddressInfo } from 'node:net';
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpHandlerOptions } from '../http/handler.js';
 import { decodeUtf8 } from '../http/fetch-adapter.js';
-import { MAX_BUFFERED_SSE_BYTES, type BodyText, type HttpReply, type HttpRequestView, type StreamSink } from '../http/http-types.js';
+import { MAX_BUFFERED_SSE_BYTES, type BodyBudget, type BodyText, type HttpReply, type HttpRequestView, type StreamSink } from '../http/http-types.js';
 import { errorReply, TRANSPORT_ERROR_CODES } from '../http/replies.js';
 
 /** A `node:http` request listener serving an MCP endpoint. */
@@ -25,17 +25,36 @@ export function toNodeHandler(handler: McpHttpHandler): NodeMcpListener {
   const listener = (request: IncomingMessage, response: ServerResponse): void => {
     const view = new NodeRequestView(request, response);
     handler.handle(view).then(
-      (reply) => writeReply(response, reply, view.closeAfterReply),
+      (reply) => writeReply(response, reply, view.closeAfterReply || (reply.kind === 'body' && reply.closeConnection === true)),
       () => writeReply(response, errorReply(500, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, 'Internal error'), false),
     );
   };
   return Object.assign(listener, { mcp: handler });
 }
 
+/** Default time a client has to send a request's headers: 10 s. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Default time a client has to send a whole request, headers and body: 30 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Default time an idle keep-alive connection stays open between requests: 5 s. */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
 /** Options of {@link createMcpNodeServer}. */
 export interface McpNodeServerOptions extends McpHttpHandlerOptions {
   /** The address `listen()` binds by default (default `127.0.0.1`, loopback only). */
   readonly host?: string | undefined;
+  /**
+   * Time a client has to send a request's headers (default 10 s, at most `requestTimeoutMs`);
+   * a connection still sending them then gets 408 and is closed.
+   */
+  readonly headersTimeoutMs?: number | undefined;
+  /**
+   * Time a client has to send a whole request, body included (default 30 s); a slower upload
+   * gets 408 and is closed. Responses, SSE streams included, are not bounded by it.
+   */
+  readonly requestTimeoutMs?: number | undefined;
+  /** Time an idle keep-alive connection stays open waiting for the next request (default 5 s). */
+  readonly keepAliveTimeoutMs?: number | undefined;
 }
 
 /** A `node:http` server wired to an MCP endpoint. */
@@ -64,7 +83,16 @@ export interface McpNodeServer {
  */
 export function createMcpNodeServer(options: McpNodeServerOptions): McpNodeServer {
   const mcp = createMcpHttpHandler(options);
-  const httpServer = createServer(toNodeHandler(mcp));
+  const requestTimeout = Math.max(1, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  const headersTimeout = Math.min(requestTimeout, Math.max(1, options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS));
+  const httpServer = createServer({
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: Math.max(1, options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS),
+    // Node checks the two timeouts on this period (30 s by default), which would let a slow
+    // client stay connected for up to that long beyond them.
+    connectionsCheckingInterval: Math.min(1_000, Math.max(10, Math.floor(headersTimeout / 4))),
+  }, toNodeHandler(mcp));
   return {
     httpServer,
     mcp,
@@ -120,7 +148,7 @@ class NodeRequestView implements HttpRequestView {
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
-  readBody(maxBytes: number): Promise<BodyText> {
+  readBody(maxBytes: number, budget?: BodyBudget): Promise<BodyText> {
     const parsed = (this.request as { body?: unknown }).body;
     if (parsed !== undefined) {
       return Promise.resolve(fromParsedBody(parsed, maxBytes));
@@ -129,6 +157,11 @@ class NodeRequestView implements HttpRequestView {
     if (Number.isFinite(declared) && declared > maxBytes) {
       this.closeAfterReply = true;
       return Promise.resolve({ ok: false, reason: 'too-large' });
+    }
+    const reserved = Number.isFinite(declared);
+    if (reserved && budget !== undefined && !budget.take(declared)) {
+      this.closeAfterReply = true;
+      return Promise.resolve({ ok: false, reason: 'busy' });
     }
     return new Promise<BodyText>((resolve) => {
       const chunks: Uint8Array[] = [];
@@ -146,6 +179,12 @@ class NodeRequestView implements HttpRequestView {
           this.closeAfterReply = true;
           this.request.pause();
           done({ ok: false, reason: 'too-large' });
+          return;
+        }
+        if (!reserved && budget !== undefined && !budget.take(chunk.byteLength)) {
+          this.closeAfterReply = true;
+          this.request.pause();
+          done({ ok: false, reason: 'busy' });
           return;
         }
         chunks.push(chunk);

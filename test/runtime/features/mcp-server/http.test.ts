@@ -5,7 +5,7 @@ import { settle, textOf, until } from './harness.js';
 it('serves one definition to many HTTP sessions through createServer', async () => {
   const mcp = new McpServer({ name: 'http-mcp', version: '1.0.0' });
   mcp.registerTool('hello', {}, (_args, context) => ({ content: [{ type: 'text', text: `hello from session ${context.session.server.protocolVersion}` }] }));
-  const handler = createMcpHttpHandler({ server: () => mcp.createServer() });
+  const handler = createMcpHttpHandler({ server: () => mcp.createServer(), allowedHosts: ['mcp.test'] });
   const fetchThrough = (url: string | URL, init?: RequestInit): Promise<Response> => handler.fetch(new Request(url, init));
 
   // Sessions are the subject here: both clients pin the stateful era.

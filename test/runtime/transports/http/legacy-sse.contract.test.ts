@@ -11,6 +11,8 @@ transportContract('HTTP+SSE (2024-11-05)', {
       resolveClosed = resolve;
     });
     const handler = createMcpHttpHandler({
+      // The in-process URL names a host of its own, which the rebinding check must accept.
+      allowedHosts: ['contract.test'],
       legacySse: true,
       server: () => {
         const server = makeServer();

@@ -54,6 +54,14 @@ describe('legacy HTTP+SSE', () => {
     expect((await postTo(endpoint, callTool(1, 'echo', { text: 'x'.repeat(400) }))).status).toBe(413);
   });
 
+  it('refuses a batch longer than maxBatchLength as a whole', async () => {
+    rig = createRig({ legacySse: true, maxBatchLength: 2 });
+    const { endpoint } = await openLegacy();
+    const refused = await postTo(endpoint, [callTool(1, 'echo'), callTool(2, 'echo'), callTool(3, 'echo')]);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('limit is 2') } });
+  });
+
   it('ends the session when the client closes the stream, and can share the MCP path', async () => {
     rig = createRig({ legacySse: { ssePath: '/mcp', messagePath: '/mcp' }, path: '/mcp' });
     const { reader, endpoint } = await openLegacy('/mcp');

@@ -2,7 +2,7 @@
 // through the Fetch core.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpHandlerOptions } from '../../../../runtime/index.js';
-import { hostMatches, isLoopbackAddress, originMatches } from '../../../../runtime/transports/http/security.js';
+import { hostMatches, originMatches } from '../../../../runtime/transports/http/security.js';
 import { createHttpTestServer, initializeRequest, POST_HEADERS } from './server-support.js';
 
 let mcp: McpHttpHandler;
@@ -53,25 +53,81 @@ describe('DNS-rebinding protection on loopback', () => {
     expect((await initialize('localhost:3000', { origin: 'null' })).status).toBe(403);
   });
 
-  it('learns the bind from bindAddress when the platform does not tell', async () => {
-    handler({ bindAddress: '127.0.0.1' });
-    const response = await mcp.fetch(
-      new Request('http://attacker.example/mcp', { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(initializeRequest('2025-11-25')) }),
-    );
-    expect(response.status).toBe(403);
-  });
-
-  it('can be switched off, and is off for non-loopback binds unless allowlists are given', async () => {
+  it('can be switched off for a proxy or platform that checks Host and Origin itself', async () => {
     handler({ dnsRebindingProtection: false });
     expect((await initialize('attacker.example', { origin: 'https://evil.example' })).status).toBe(200);
-    await mcp.close();
-    handler();
-    expect((await initialize('mcp.example.com', { origin: 'https://app.example.com' }, '10.0.0.5')).status).toBe(200);
-    await mcp.close();
+    expect((await initialize('mcp.example.com', {}, '10.0.0.5')).status).toBe(200);
+  });
+
+  it('checks configured allowlists instead of loopback, and trusts pages of an allowed host', async () => {
     handler({ allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] });
     expect((await initialize('mcp.example.com:443', { origin: 'https://app.example.com' }, '10.0.0.5')).status).toBe(200);
     expect((await initialize('other.example.com', {}, '10.0.0.5')).status).toBe(403);
+    expect((await initialize('localhost:3000', {}, '127.0.0.1')).status).toBe(403);
     expect((await initialize('mcp.example.com', { origin: 'https://app.example.com:8443' }, '10.0.0.5')).status).toBe(403);
+    await mcp.close();
+    handler({ allowedHosts: ['mcp.example.com'] });
+    expect((await initialize('mcp.example.com', { origin: 'https://mcp.example.com' })).status).toBe(200);
+    expect((await initialize('mcp.example.com', { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await initialize('mcp.example.com', { origin: 'http://localhost:5173' })).status).toBe(403);
+  });
+});
+
+describe('DNS-rebinding protection of the Fetch handler by default', () => {
+  /** A POST as a Worker, Deno or Bun hands it over: no local address. */
+  function post(host: string, headers: Record<string, string> = {}): Promise<Response> {
+    return mcp.fetch(
+      new Request('http://localhost:3000/mcp', { method: 'POST', headers: { ...POST_HEADERS, host, ...headers }, body: JSON.stringify(initializeRequest('2025-11-25')) }),
+    );
+  }
+
+  it('refuses a foreign Host and Origin when the platform does not tell the local address', async () => {
+    handler();
+    expect((await post('evil.com:8080', { origin: 'http://evil.com' })).status).toBe(403);
+    expect((await post('evil.com:8080')).status).toBe(403);
+    expect((await post('localhost:8080', { origin: 'http://evil.com' })).status).toBe(403);
+    expect((await initialize('mcp.example.com', {}, '10.0.0.5')).status).toBe(403);
+    expect(mcp.sessions.size).toBe(0);
+    expect((await post('localhost:8080', { origin: 'http://localhost:8080' })).status).toBe(200);
+  });
+
+  it('parses Host strictly: no userinfo, no path, digits-only port, bracketed IPv6', async () => {
+    handler();
+    const refused = [
+      'localhost:1@evil.com',
+      'localhost@evil.com',
+      'evil.com@localhost',
+      'localhost:3000/evil',
+      'localhost:3000?x',
+      'localhost:',
+      'localhost:30x0',
+      'localhost:3000:1',
+      'localhost:99999',
+      'localhost.',
+      '::1',
+      '[::1',
+      '[::1]3000',
+      '[::1]:',
+      '[::1]:3000x',
+      '[::1%25eth0]:3000',
+      '127.0.0.1.evil.com',
+    ];
+    for (const host of refused) {
+      expect((await post(host)).status, host).toBe(403);
+    }
+    for (const host of ['localhost', 'LocalHost:3000', '127.0.0.1:65535', '[::1]', '[::1]:3000']) {
+      expect((await post(host)).status, host).toBe(200);
+    }
+  });
+
+  it('compares host and port exactly against configured entries', () => {
+    expect(hostMatches('mcp.example.com:443', 'mcp.example.com:443')).toBe(true);
+    expect(hostMatches('mcp.example.com:443', 'mcp.example.com:4430')).toBe(false);
+    expect(hostMatches('mcp.example.com:443', 'mcp.example.com')).toBe(false);
+    expect(hostMatches('mcp.example.com', 'mcp.example.com.evil.com')).toBe(false);
+    expect(hostMatches('mcp.example.com', 'mcp.example.com:1@evil.com')).toBe(false);
+    expect(hostMatches('[::1]:8080', '[::1]:8080')).toBe(true);
+    expect(hostMatches('[::1]:8080', '[::1]:8081')).toBe(false);
   });
 });
 
@@ -136,7 +192,7 @@ describe('CORS', () => {
 });
 
 describe('matchers', () => {
-  it('match hosts, origins and loopback addresses', () => {
+  it('match hosts and origins', () => {
     expect(hostMatches('localhost', 'localhost:1234')).toBe(true);
     expect(hostMatches('localhost:80', 'localhost:1234')).toBe(false);
     expect(hostMatches('[::1]', '[::1]:5')).toBe(true);
@@ -144,7 +200,5 @@ describe('matchers', () => {
     expect(originMatches('http://localhost:*', 'http://localhost')).toBe(true);
     expect(originMatches('http://localhost:*', 'http://localhost:1/x')).toBe(false);
     expect(originMatches('https://a.example', 'https://a.example:444')).toBe(false);
-    expect(['127.0.0.1', '::1', '::ffff:127.0.0.1', 'localhost'].every(isLoopbackAddress)).toBe(true);
-    expect(['10.0.0.1', '0.0.0.0', '::', undefined].some(isLoopbackAddress)).toBe(false);
   });
 });

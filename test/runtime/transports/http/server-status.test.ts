@@ -64,23 +64,6 @@ describe('sessions', () => {
     expect(((await again.json()) as { error: { message: string } }).error.message).toContain('already initialized');
   });
 
-  it('refuses initialize beyond maxSessions with 503', async () => {
-    rig = createRig({ maxSessions: 1 });
-    await rig.open();
-    const refused = await rig.post(initializeRequest('2025-11-25'));
-    expect(refused.status).toBe(503);
-  });
-
-  it('ends idle sessions after sessionIdleTimeoutMs', async () => {
-    rig = createRig({ sessionIdleTimeoutMs: 40 });
-    await rig.open();
-    expect(rig.mcp.stats().timers).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(rig.mcp.sessions.size).toBe(0);
-  });
-});
-
-describe('header checks', () => {
   it('requires Accept to admit both JSON and SSE on POST (406)', async () => {
     rig = createRig();
     for (const accept of [undefined, 'application/json', 'text/event-stream', 'application/json, text/event-stream;q=0']) {

@@ -7,6 +7,8 @@ const URL_BASE = 'http://contract.test/mcp';
 
 function handlerFor(makeServer: () => Server, onServer: (server: Server) => void) {
   return createMcpHttpHandler({
+    // The in-process URL names a host of its own, which the rebinding check must accept.
+    allowedHosts: ['contract.test'],
     server: () => {
       const server = makeServer();
       onServer(server);

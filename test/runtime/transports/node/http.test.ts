@@ -6,7 +6,7 @@ import { InMemoryEventStore } from '../../../../runtime/http.js';
 import { createMcpNodeServer, toNodeHandler, type McpNodeServer, type McpNodeServerOptions } from '../../../../runtime/node.js';
 import { createMcpHttpHandler } from '../../../../runtime/index.js';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { callTool, createHttpTestServer, eventually, initializeRequest, messageOf, POST_HEADERS, SseReader } from '../http/server-support.js';
 
 let node: McpNodeServer | undefined;
@@ -65,6 +65,35 @@ describe('Node adapter: attacks and bad input', () => {
     const local = await raw(url, 'POST', { ...POST_HEADERS, origin: `http://localhost:${url.port}` }, [body]);
     expect(local.status).toBe(200);
     expect(node!.mcp.sessions.size).toBe(1);
+  });
+
+  it('refuses a Host with userinfo or a trailing path, which a loose port split would admit', async () => {
+    const url = await start();
+    const body = JSON.stringify(initializeRequest('2025-11-25'));
+    for (const host of [`localhost:1@evil.com`, `localhost:${url.port}@evil.com`, `127.0.0.1:${url.port}/x`, `[::1]:${url.port}x`]) {
+      expect((await raw(url, 'POST', { ...POST_HEADERS, host }, [body])).status, host).toBe(403);
+    }
+    expect((await raw(url, 'POST', { ...POST_HEADERS, host: `[::1]:${url.port}` }, [body])).status).toBe(200);
+    expect(node!.mcp.sessions.size).toBe(1);
+  });
+
+  it('refuses a 2025-03-26 batch longer than maxBatchLength as a whole, before any member runs', async () => {
+    const url = await start();
+    const headers = { ...POST_HEADERS, ...(await openSession(url, '2025-03-26')) };
+    const batch = (length: number) => JSON.stringify(Array.from({ length }, (_, index) => ({ jsonrpc: '2.0', id: index + 1, method: 'ping' })));
+    const refused = await raw(url, 'POST', headers, [batch(35_000)]);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body)).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('limit is 100') } });
+    expect(node!.mcp.stats().pendingRequests).toBe(0);
+    expect((await raw(url, 'POST', headers, [batch(101)])).status).toBe(400);
+    const accepted = await raw(url, 'POST', headers, [batch(100)]);
+    expect(accepted.status).toBe(200);
+    expect(JSON.parse(accepted.body)).toHaveLength(100);
+    await node!.close();
+    const small = await start({ maxBatchLength: 2 });
+    const smallHeaders = { ...POST_HEADERS, ...(await openSession(small, '2025-03-26')) };
+    expect((await raw(small, 'POST', smallHeaders, [batch(3)])).status).toBe(400);
+    expect((await raw(small, 'POST', smallHeaders, [batch(2)])).status).toBe(200);
   });
 
   it('refuses oversized bodies with 413, declared or chunked, and closes the connection', async () => {
@@ -177,5 +206,89 @@ describe('Node adapter: streams and disconnects', () => {
       await mcp.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+});
+
+describe('Node adapter: slow clients', () => {
+  /** Opens a raw connection, writes `prefix` and never finishes; resolves when the server cuts it. */
+  function stall(url: URL, prefix: string): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = connect(Number(url.port), '127.0.0.1', () => socket.write(prefix));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(answer));
+    });
+  }
+
+  it('cuts off connections whose headers or body never finish, and idle keep-alive ones', async () => {
+    const url = await start({ headersTimeoutMs: 150, requestTimeoutMs: 300, keepAliveTimeoutMs: 100 });
+    const slowHeaders = Array.from({ length: 50 }, () => stall(url, `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${url.port}\r\ncontent-type: application/json\r\n`));
+    const head = `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${url.port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: 1000\r\n\r\n{"jsonrpc":`;
+    const slowBodies = Array.from({ length: 50 }, () => stall(url, head));
+    const idle = stall(url, `GET /nothing HTTP/1.1\r\nhost: 127.0.0.1:${url.port}\r\n\r\n`);
+    const answers = await Promise.all([...slowHeaders, ...slowBodies]);
+    expect(answers.filter((answer) => answer.startsWith('HTTP/1.1 408')).length).toBe(100);
+    expect(await idle).toMatch(/^HTTP\/1\.1 404/);
+    expect(node!.mcp.stats().pendingRequests).toBe(0);
+  });
+});
+
+describe('Node adapter: requests in flight', () => {
+  /** Sends headers and the start of a body that never ends; resolves with the first answer, if any. */
+  function slowBody(url: URL, extra: Record<string, string>, declared: number) {
+    const socket = connect(Number(url.port), '127.0.0.1');
+    const headers = Object.entries({ ...POST_HEADERS, host: `127.0.0.1:${url.port}`, 'content-length': String(declared), ...extra })
+      .map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.write(`POST /mcp HTTP/1.1\r\n${headers}\r\n{"jsonrpc":"2.0",`);
+    socket.setEncoding('utf8');
+    socket.on('error', () => undefined);
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes('\r\n\r\n')) resolve(text);
+      });
+      socket.on('close', () => resolve(text));
+    });
+    return { socket, answer, status: answer.then((text) => Number(text.slice(9, 12))) };
+  }
+
+  /** The statuses of the first `count` requests answered (the admitted ones wait for their body). */
+  function firstAnswers(requests: ReturnType<typeof slowBody>[], count: number): Promise<number[]> {
+    return new Promise((resolve) => {
+      const statuses: number[] = [];
+      for (const request of requests) {
+        void request.status.then((status) => {
+          statuses.push(status);
+          if (statuses.length === count) resolve(statuses);
+        });
+      }
+    });
+  }
+
+  it('refuses bodies beyond maxBytesInFlight with 503 and Retry-After, and admits again once they are gone', async () => {
+    const url = await start({ maxBodyBytes: 4_000, maxBytesInFlight: 10_000 });
+    const requests = Array.from({ length: 23 }, () => slowBody(url, {}, 3_000));
+    expect(await firstAnswers(requests, 20)).toEqual(Array.from({ length: 20 }, () => 503));
+    const refused = await Promise.race(requests.map((request) => request.answer));
+    expect(refused).toMatch(/retry-after: \d+/i);
+    for (const request of requests) request.socket.destroy();
+    await Promise.all(requests.map((request) => request.answer));
+    const after = await raw(url, 'POST', POST_HEADERS, [JSON.stringify(initializeRequest('2025-11-25'))]);
+    expect(after.status).toBe(200);
+  });
+
+  it('caps concurrent requests per server (503) and per session (429)', async () => {
+    const url = await start({ maxConcurrentRequests: 6, maxConcurrentRequestsPerSession: 2 });
+    const session = await openSession(url);
+    const other = await openSession(url);
+    const mine = Array.from({ length: 4 }, () => slowBody(url, session, 100));
+    expect(await firstAnswers(mine, 2)).toEqual([429, 429]);
+    const theirs = Array.from({ length: 2 }, () => slowBody(url, other, 100));
+    const anonymous = Array.from({ length: 4 }, () => slowBody(url, {}, 100));
+    expect(await firstAnswers([...theirs, ...anonymous], 2)).toEqual([503, 503]);
+    for (const request of [...mine, ...theirs, ...anonymous]) request.socket.destroy();
   });
 });

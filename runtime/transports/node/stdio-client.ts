@@ -2,9 +2,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { SdkError, messageOf } from '../../core/errors.js';
 import type { JSONRPCMessage } from '../../core/jsonrpc.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
-import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
+import { decodeMessage, encodeMessage } from '../../core/wire-format.js';
 import { defaultEnvironment } from './default-environment.js';
-import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.js';
+import { DEFAULT_MAX_LINE_BYTES, LineDecoder, oversizedLine } from './line-decoder.js';
 import { terminateGroup, waitUntilFalse } from './process-group.js';
 import { TextTail } from './text-tail.js';
 import { LineWriter } from './line-writer.js';
@@ -39,7 +39,12 @@ export interface StdioClientTransportOptions {
   readonly closeTimeoutMs?: number;
   /** Wait after SIGTERM before SIGKILL; default {@link DEFAULT_KILL_TIMEOUT_MS}. */
   readonly killTimeoutMs?: number;
-  /** Longest accepted line from the server; see the stdio server transport for the policy. */
+  /**
+   * Longest accepted line from the server in bytes (default {@link DEFAULT_MAX_LINE_BYTES}). A
+   * longer line is skipped without being buffered and the connection stays open: a response
+   * whose id its first bytes show fails that request at once with SdkError('MESSAGE_TOO_LARGE',
+   * data `{ id, limit }`); a request is refused with INVALID_REQUEST as the server does.
+   */
   readonly maxLineBytes?: number | undefined;
 }
 
@@ -90,7 +95,7 @@ export class StdioClientTransport implements Transport {
     this.stderrTail = new TextTail(options.stderrCapacity ?? DEFAULT_STDERR_CAPACITY);
     this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, {
       online: (line) => this.onmessage?.(decodeMessage(line)),
-      onoversized: (limit) => this.onmessage?.(new ParseFailure('oversized', `message exceeds the ${limit}-byte line limit`)),
+      onoversized: (limit, head) => this.onmessage?.(oversizedLine(limit, head)),
     });
   }
 

@@ -138,6 +138,34 @@ describe('StdioClientTransport', () => {
     }
   });
 
+  it('fails the request whose reply exceeds maxLineBytes at once, and keeps the connection', async () => {
+    // A raw child: answers the first ping with a reply far over the cap, then answers each later
+    // ping with the non-request lines it has received, so the test sees what the client sent back.
+    const script = [
+      "const seen = []; let pings = 0; let buffer = '';",
+      "process.stdin.on('data', (chunk) => {",
+      '  buffer += chunk;',
+      "  let newline; while ((newline = buffer.indexOf('\\n')) !== -1) {",
+      '    const message = JSON.parse(buffer.slice(0, newline)); buffer = buffer.slice(newline + 1);',
+      "    if (message.method !== 'ping') { seen.push(message); continue; }",
+      '    const result = pings++ === 0 ? { pad: "x".repeat(4096) } : { seen };',
+      "    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }) + '\\n');",
+      '  }',
+      '});',
+    ].join('\n');
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['-e', script], maxLineBytes: 1_024, closeTimeoutMs: 2_000 });
+    const protocol = new Protocol({ side: 'client', revision: createFakeRevision() });
+    open.push(protocol);
+    await protocol.connect(transport);
+    const error = await protocol.request('ping', {}, { timeout: 600_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SdkError);
+    expect(error).toMatchObject({ code: 'MESSAGE_TOO_LARGE', data: { limit: 1_024 } });
+    expect((error as Error).message).toContain('1024-byte line limit');
+    expect((error as Error).message).toContain('ping');
+    // The connection survives, and the server was sent nothing about the skipped line.
+    expect(await protocol.request('ping', {}, { timeout: 600_000 })).toEqual({ seen: [] });
+  });
+
   it('rejects start with SPAWN_FAILED when the command does not exist', async () => {
     const transport = new StdioClientTransport({ command: '/nonexistent/mcp-server-binary' });
     await expect(transport.start()).rejects.toMatchObject({ code: 'SPAWN_FAILED' });

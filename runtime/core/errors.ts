@@ -68,6 +68,8 @@ export type SdkErrorCode =
   | 'UNSUPPORTED_VERSION'
   | 'SEND_FAILED'
   | 'SPAWN_FAILED'
+  /** Processes of a stdio server ignored SIGINT and SIGTERM and were killed (data `{ pids }`). */
+  | 'PROCESS_KILLED'
   | 'PAGE_LIMIT'
   /** An inbound frame exceeded a size limit; the request it answered fails with this code. */
   | 'MESSAGE_TOO_LARGE'

@@ -95,11 +95,7 @@ export class Dispatcher {
    */
   async receive(value: unknown, extra: MessageExtra | undefined): Promise<Reply | undefined> {
     if (value instanceof ParseFailure) {
-      return {
-        message: value.kind === 'invalid-json'
-          ? this.errorResponse(null, 'PARSE_ERROR', `Parse error: ${value.detail}`)
-          : this.errorResponse(null, 'INVALID_REQUEST', `Invalid Request: ${value.detail}`),
-      };
+      return this.receiveFailure(value);
     }
     if (Array.isArray(value)) {
       return this.receiveBatch(value, extra);
@@ -107,6 +103,32 @@ export class Dispatcher {
     const held: Leave[] = [];
     const response = await this.dispatch(value, extra, held);
     return response === undefined ? undefined : { message: response, relatedRequestId: response.id ?? undefined, leave: held[0] };
+  }
+
+  /**
+   * Answers an undecodable frame. An oversized frame whose head names its id is settled by that
+   * id: a response fails the outgoing request it answered (the peer is told nothing, since
+   * a response gets no reply), a request is refused with its own id.
+   */
+  private receiveFailure(failure: ParseFailure): Reply | undefined {
+    if (failure.kind === 'invalid-json') {
+      return { message: this.errorResponse(null, 'PARSE_ERROR', `Parse error: ${failure.detail}`) };
+    }
+    const head = failure.oversized?.head;
+    const id = head?.id;
+    if (id !== undefined && head!.method === undefined && head!.response) {
+      const request = this.host.pending.take(id);
+      const text = `Response ${request === undefined ? '' : `to ${request.method} `}(id ${JSON.stringify(id)}) skipped: ${failure.detail}`;
+      const error = new SdkError('MESSAGE_TOO_LARGE', text, { data: { id, limit: failure.oversized!.limit } });
+      if (request === undefined) {
+        this.host.report(error);
+      } else {
+        request.reject(error);
+      }
+      return undefined;
+    }
+    const message = this.errorResponse(id !== undefined && head!.method !== undefined ? id : null, 'INVALID_REQUEST', `Invalid Request: ${failure.detail}`);
+    return { message, relatedRequestId: message.id ?? undefined };
   }
 
   /** Aborts every running handler; their replies are then suppressed. */

@@ -68,7 +68,11 @@ export type SdkErrorCode =
   | 'UNSUPPORTED_VERSION'
   | 'SEND_FAILED'
   | 'SPAWN_FAILED'
+  /** Processes of a stdio server ignored SIGINT and SIGTERM and were killed (data `{ pids }`). */
+  | 'PROCESS_KILLED'
   | 'PAGE_LIMIT'
+  /** An inbound frame exceeded a size limit; the request it answered fails with this code. */
+  | 'MESSAGE_TOO_LARGE'
   /** A multi round-trip request still asked for input after the Client's round limit. */
   | 'INPUT_ROUNDS_EXCEEDED'
   /** A local API was called or configured with a value it cannot accept (a too-short key, a bad option). */

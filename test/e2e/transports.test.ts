@@ -126,10 +126,12 @@ for (const leg of legs) {
       expect(textOf(result)).toBe('done');
       expect(seen).toEqual([1, 2, 3]);
 
+      const abortedBefore = Number(textOf(await client.callTool({ name: 'aborted' })));
       const controller = new AbortController();
-      const pending = client.callTool({ name: 'hang' }, { signal: controller.signal });
-      setTimeout(() => controller.abort('user gave up'), 30);
-      await expect(pending).rejects.toBeInstanceOf(SdkError);
+      // The handler's first progress says it runs; cancelling then must reach it.
+      const pending = client.callTool({ name: 'hang' }, { signal: controller.signal, onprogress: () => controller.abort('user gave up') });
+      await expect(pending).rejects.toMatchObject({ name: 'SdkError', code: 'REQUEST_CANCELLED', message: 'Request tools/call was cancelled: user gave up' });
+      await expect.poll(async () => Number(textOf(await client.callTool({ name: 'aborted' })))).toBe(abortedBefore + 1);
       // The connection stays usable after a cancellation.
       expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('echo: after');
     });

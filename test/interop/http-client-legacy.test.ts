@@ -75,12 +75,18 @@ describe('connectWithFallback against the official v1 Streamable HTTP server', (
     try {
       const errors: Error[] = [];
       const client = newClient('2025-11-25', errors);
+      const first = server.log.length;
       const transport = await connectWithFallback(client, server.url);
       expect(transport.kind).toBe('streamable-http');
-      expect(transport.sessionId).toBeDefined();
+      const sessionId = transport.sessionId;
+      expect(sessionId).toBeDefined();
       await exercise(client);
       await client.close();
-      expect(server.log.some((entry) => entry.method === 'GET' && entry.lastEventId === undefined && entry.path === '/sse')).toBe(false);
+      const requests = server.log.slice(first);
+      // The server lives on server.url, where an HTTP+SSE fallback would GET without a session:
+      // only the initialize POST may come without one, and every GET carries it.
+      expect(requests.filter((entry) => entry.sessionId === undefined).map((entry) => `${entry.method} ${entry.path}`)).toEqual([`POST ${server.url.pathname}`]);
+      expect(requests.filter((entry) => entry.method === 'GET').every((entry) => entry.sessionId === sessionId)).toBe(true);
       expect(errors.map((error) => error.message)).toEqual([]);
     } finally {
       await server.close();

@@ -107,18 +107,24 @@ describe.each(['v1-stdio-server.ts', 'v2-stdio-server.ts'])('%s slow tool', (ser
     const { client, errors } = await connect();
     try {
       const abort = new AbortController();
+      // Cancelled once the handler reports progress, that is, once it runs.
       const call = client.callTool({ name: 'slow', arguments: { ms: 5_000 } }, undefined, {
         signal: abort.signal,
-        onprogress: () => undefined,
+        onprogress: () => abort.abort(),
       });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      abort.abort();
       await expect(call).rejects.toThrow();
-      // A progress notification already in flight may still arrive; later ones would
-      // mean the server ignored notifications/cancelled.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const settled = errors.length;
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // A second slow call is the clock: the server handles notifications/cancelled before it, so
+      // progress of the first one sent before that arrives before this call's first progress;
+      // progress of the first one after it, while this call ticks three times, would mean the
+      // server ignored the cancellation (the client reports progress for an unknown token).
+      let settled: number | undefined;
+      const clock = await client.callTool({ name: 'slow', arguments: { ms: 150 } }, undefined, {
+        onprogress: () => {
+          settled ??= errors.length;
+        },
+      });
+      expect(clock.content).toEqual([{ type: 'text', text: 'done' }]);
+      expect(settled).toBeDefined();
       expect(errors.slice(settled).map((error) => error.message)).toEqual([]);
       const echo = await client.callTool({ name: 'echo', arguments: { text: 'still here' } });
       expect(echo.content).toEqual([{ type: 'text', text: 'echo: still here' }]);

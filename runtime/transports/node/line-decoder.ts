@@ -5,16 +5,19 @@
  * strict, as for HTTP bodies: a line that is not UTF-8 is refused rather than repaired with
  * replacement characters, which would hand the engine text the peer never sent.
  */
+import { FRAME_HEAD_BYTES, readFrameHead } from '../../core/frame-head.js';
+import { ParseFailure } from '../../core/wire-format.js';
 
 /** Callbacks of a {@link LineDecoder}. */
 export interface LineDecoderHandlers {
   /** Receives each complete, non-blank line without its line terminator. */
   readonly online: (line: string) => void;
   /**
-   * Called once per line that exceeds the cap, as soon as the cap is crossed; the rest of that
-   * line is then discarded up to the next newline.
+   * Called once per line that exceeds the cap, as soon as the cap is crossed, with the line's
+   * first bytes (at most `headBytes`, so the envelope can still be read); the rest of that line
+   * is then discarded up to the next newline.
    */
-  readonly onoversized: (limit: number) => void;
+  readonly onoversized: (limit: number, head: Buffer) => void;
   /** Called once per complete line that is not valid UTF-8; the line is dropped. */
   readonly oninvalidtext: () => void;
 }
@@ -35,10 +38,16 @@ export class LineDecoder {
   /** Strict (throws on invalid bytes), and a leading BOM is kept, so it is refused as JSON like any stray character. */
   private readonly text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-  /** `maxLineBytes` caps a line's length in bytes, excluding its terminator. */
-  constructor(maxLineBytes: number, handlers: LineDecoderHandlers) {
+  private readonly headBytes: number;
+
+  /**
+   * `maxLineBytes` caps a line's length in bytes, excluding its terminator; `headBytes` is how
+   * much of an oversized line `onoversized` receives.
+   */
+  constructor(maxLineBytes: number, handlers: LineDecoderHandlers, headBytes = FRAME_HEAD_BYTES) {
     this.maxLineBytes = maxLineBytes;
     this.handlers = handlers;
+    this.headBytes = headBytes;
   }
 
   /** Feeds the next chunk; emits every line it completes. */
@@ -70,9 +79,10 @@ export class LineDecoder {
     const counted = this.size + piece.length;
     if (counted > this.maxLineBytes && !(counted === this.maxLineBytes + 1 && piece[piece.length - 1] === CARRIAGE_RETURN)) {
       this.discarding = true;
+      const head = leadingBytes([...this.parts, piece], this.headBytes);
       this.parts = [];
       this.size = 0;
-      this.handlers.onoversized(this.maxLineBytes);
+      this.handlers.onoversized(this.maxLineBytes, head);
       return;
     }
     this.parts.push(piece);
@@ -104,4 +114,27 @@ export class LineDecoder {
       this.handlers.online(text);
     }
   }
+}
+
+/** The first `count` bytes of `parts` joined, copying no more than that. */
+function leadingBytes(parts: readonly Buffer[], count: number): Buffer {
+  const taken: Buffer[] = [];
+  let size = 0;
+  for (const part of parts) {
+    if (size >= count) {
+      break;
+    }
+    const piece = part.subarray(0, count - size);
+    taken.push(piece);
+    size += piece.length;
+  }
+  return Buffer.concat(taken, size);
+}
+
+/** The ParseFailure an oversized line is delivered as, with the envelope its head shows. */
+export function oversizedLine(limit: number, head: Buffer): ParseFailure {
+  return new ParseFailure('oversized', `message exceeds the ${limit}-byte line limit`, {
+    limit,
+    head: readFrameHead(head.toString('utf8')),
+  });
 }

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * Signals and observes a child's process group. The stdio client starts servers as group
- * leaders so that one signal reaches the server and everything it spawned.
+ * Signals and observes a child's process group, and escalates signals until a set of processes
+ * is gone. The stdio client starts servers as group leaders so that, where /proc cannot be read
+ * to find each descendant, one signal still reaches the server and what stayed in its group.
  */
 
 /** Sends `signal` to every process in the group led by `pid`; false when the group is gone. */
@@ -75,18 +76,59 @@ export async function waitUntilFalse(check: () => boolean, timeoutMs: number, in
   return true;
 }
 
+/** What the escalation needs to see and signal: a process tree, or a group where /proc is missing. */
+export interface Terminable {
+  /**
+   * The members still running, ascending; `thorough` asks for the costlier search (the tree
+   * scans environments for its marker), which runs once per stage.
+   */
+  running(thorough: boolean): number[];
+  signal(pids: readonly number[], signal: NodeJS.Signals): void;
+}
+
+/** The waits of {@link terminate}: how long each signal has before the next one is sent. */
+export interface EscalationTimeouts {
+  /** After SIGINT, before SIGTERM. */
+  readonly interruptMs: number;
+  /** After SIGTERM, before SIGKILL. */
+  readonly terminateMs: number;
+}
+
+/** How long processes sent SIGKILL may take to disappear before terminate returns anyway. */
+const KILL_WAIT_MS = 500;
+/** How often the members are looked up again while a signal takes effect. */
+const POLL_MS = 20;
+
 /**
- * Ends the whole group led by `pid`: SIGTERM, then SIGKILL if any member is still running
- * after `killTimeoutMs`. Resolves once the group is gone or SIGKILL was sent.
+ * Ends every member of `target`: SIGINT, then SIGTERM to those still running after
+ * `interruptMs`, then SIGKILL to those still running after `terminateMs`. Members found while
+ * waiting (children started in the meantime) get the next signal. Resolves with the pids that
+ * needed SIGKILL, ascending, once they are gone (or after a last short wait).
  */
-export async function terminateGroup(pid: number, killTimeoutMs: number): Promise<void> {
-  if (!groupAlive(pid)) {
-    return;
+export async function terminate(target: Terminable, timeouts: EscalationTimeouts): Promise<number[]> {
+  const stages: [NodeJS.Signals, number][] = [['SIGINT', timeouts.interruptMs], ['SIGTERM', timeouts.terminateMs]];
+  for (const [signal, waitMs] of stages) {
+    const running = target.running(true);
+    if (running.length === 0) {
+      return [];
+    }
+    target.signal(running, signal);
+    if (await waitUntilFalse(() => target.running(false).length > 0, waitMs, POLL_MS)) {
+      return [];
+    }
   }
-  signalGroup(pid, 'SIGTERM');
-  if (await waitUntilFalse(() => groupAlive(pid), killTimeoutMs)) {
-    return;
-  }
-  signalGroup(pid, 'SIGKILL');
-  await waitUntilFalse(() => groupAlive(pid), 500);
+  const stubborn = target.running(true);
+  target.signal(stubborn, 'SIGKILL');
+  await waitUntilFalse(() => target.running(false).length > 0, KILL_WAIT_MS, POLL_MS);
+  return stubborn;
+}
+
+/** The process group led by `pid` as a {@link Terminable}, for platforms without /proc. */
+export function processGroup(pid: number): Terminable {
+  return {
+    running: () => (groupAlive(pid) ? [pid] : []),
+    signal: (_pids, signal) => {
+      signalGroup(pid, signal);
+    },
+  };
 }

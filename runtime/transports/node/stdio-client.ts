@@ -1,20 +1,29 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { SdkError, messageOf } from '../../core/errors.js';
 import type { JSONRPCMessage } from '../../core/jsonrpc.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
 import { defaultEnvironment } from './default-environment.js';
-import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.js';
-import { terminateGroup, waitUntilFalse } from './process-group.js';
+import { DEFAULT_MAX_LINE_BYTES, LineDecoder, oversizedLine } from './line-decoder.js';
+import { processGroup, terminate, waitUntilFalse, type Terminable } from './process-group.js';
+import { hasProcTable, ProcessTree } from './process-tree.js';
 import { TextTail } from './text-tail.js';
 import { LineWriter } from './line-writer.js';
 
 /** Default number of stderr characters kept: 64 Ki. */
 export const DEFAULT_STDERR_CAPACITY = 64 * 1024;
-/** Default wait after ending the child's stdin before SIGTERM: 2 s. */
-export const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
-/** Default wait after SIGTERM before SIGKILL: 2 s. */
-export const DEFAULT_KILL_TIMEOUT_MS = 2_000;
+/** Default wait after ending the child's stdin before SIGINT: 200 ms. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 200;
+/** Default wait after SIGINT before SIGTERM: 150 ms. */
+export const DEFAULT_INTERRUPT_TIMEOUT_MS = 150;
+/** Default wait after SIGTERM before SIGKILL: 150 ms (so 500 ms from close() to SIGKILL). */
+export const DEFAULT_KILL_TIMEOUT_MS = 150;
+/**
+ * The environment variable that marks the server's descendants (its value is unique per
+ * transport): a descendant that left the process group and lost its parent is still found by it.
+ */
+export const TREE_MARKER_VARIABLE = 'MCPGEN_STDIO_TREE';
 
 /** How much stderr an unexpected-exit error quotes. */
 const STDERR_TAIL_IN_ERRORS = 2_000;
@@ -22,8 +31,10 @@ const STDERR_TAIL_IN_ERRORS = 2_000;
 const INVALID_OUTPUT_QUOTE = 200;
 /** How long output still in the pipes may take to arrive after the child exited. */
 const OUTPUT_FLUSH_MS = 500;
-/** How long to wait for the exit event once the process group was killed. */
+/** How long to wait for the exit event once the process tree was killed. */
 const REAP_WAIT_MS = 1_000;
+/** How often the tree is read while the server has time to exit after end of input. */
+const TREE_POLL_MS = 20;
 
 /** Options of a {@link StdioClientTransport}. */
 export interface StdioClientTransportOptions {
@@ -37,11 +48,21 @@ export interface StdioClientTransportOptions {
   readonly stderrCapacity?: number;
   /** Receives stderr output as it arrives, in addition to the kept tail. */
   readonly onstderr?: (chunk: string) => void;
-  /** Wait after ending stdin for the server to exit by itself; default {@link DEFAULT_CLOSE_TIMEOUT_MS}. */
-  readonly closeTimeoutMs?: number;
-  /** Wait after SIGTERM before SIGKILL; default {@link DEFAULT_KILL_TIMEOUT_MS}. */
-  readonly killTimeoutMs?: number;
-  /** Longest accepted line from the server; see the stdio server transport for the policy. */
+  /**
+   * Wait in ms after ending stdin for the server to exit by itself, before SIGINT; default
+   * {@link DEFAULT_CLOSE_TIMEOUT_MS} (200 ms).
+   */
+  readonly closeTimeoutMs?: number | undefined;
+  /** Wait in ms after SIGINT before SIGTERM; default {@link DEFAULT_INTERRUPT_TIMEOUT_MS} (150 ms). */
+  readonly interruptTimeoutMs?: number | undefined;
+  /** Wait in ms after SIGTERM before SIGKILL; default {@link DEFAULT_KILL_TIMEOUT_MS} (150 ms). */
+  readonly killTimeoutMs?: number | undefined;
+  /**
+   * Longest accepted line from the server in bytes (default {@link DEFAULT_MAX_LINE_BYTES}). A
+   * longer line is skipped without being buffered and the connection stays open: a response
+   * whose id its first bytes show fails that request at once with SdkError('MESSAGE_TOO_LARGE',
+   * data `{ id, limit }`); a request is refused with INVALID_REQUEST as the server does.
+   */
   readonly maxLineBytes?: number | undefined;
 }
 
@@ -54,9 +75,15 @@ export interface ExitStatus {
 /**
  * The client side of the stdio transport: spawns the server as the leader of its own process
  * group and speaks newline-delimited JSON-RPC over its stdin/stdout. `close()` ends stdin,
- * waits `closeTimeoutMs`, then terminates the whole group (SIGTERM, then SIGKILL after
- * `killTimeoutMs`), so nothing the server spawned outlives the connection. When the server exits
- * by itself, the transport closes with a `closeReason` naming the exit status and stderr tail.
+ * waits `closeTimeoutMs`, then ends the server's whole process tree: SIGINT, SIGTERM after
+ * `interruptTimeoutMs`, SIGKILL after `killTimeoutMs` (500 ms in all by default), each sent to
+ * every member still running. On Linux the tree is read from /proc before stdin is ended and
+ * again at every step, so descendants that left the group (`detached`, setsid) are ended too,
+ * as are those that carry the {@link TREE_MARKER_VARIABLE} the server's environment gets;
+ * elsewhere the signals go to the process group. The same happens when the server exits by
+ * itself, and the transport then closes with a `closeReason` naming the exit status and stderr
+ * tail. Pids that needed SIGKILL are kept in `forceKilledPids` and reported to `onerror` as
+ * SdkError('PROCESS_KILLED', data `{ pids }`).
  *
  * @example
  * ```ts
@@ -87,6 +114,10 @@ export class StdioClientTransport implements Transport {
   /** Writes to the child's stdin in order, waiting for 'drain' when its pipe is full. */
   private writer: LineWriter | undefined;
   private invalidLine: string | undefined;
+  /** The server and its descendants, as signals reach them. */
+  private tree: Terminable | undefined;
+  private readonly marker = randomUUID();
+  private forced: readonly number[] = [];
 
   constructor(options: StdioClientTransportOptions) {
     this.options = options;
@@ -97,7 +128,7 @@ export class StdioClientTransport implements Transport {
         if (value instanceof ParseFailure) this.invalidLine ??= line.slice(0, INVALID_OUTPUT_QUOTE);
         this.onmessage?.(value);
       },
-      onoversized: (limit) => this.onmessage?.(new ParseFailure('oversized', `message exceeds the ${limit}-byte line limit`)),
+      onoversized: (limit, head) => this.onmessage?.(oversizedLine(limit, head)),
       oninvalidtext: () => this.onmessage?.(new ParseFailure('invalid-json', 'the line is not valid UTF-8 text')),
     });
   }
@@ -125,6 +156,14 @@ export class StdioClientTransport implements Transport {
     return this.invalidLine;
   }
 
+  /**
+   * Pids that were still running after SIGTERM and needed SIGKILL when the server's tree was
+   * last ended, ascending (the group leader's pid where /proc cannot be read); empty otherwise.
+   */
+  get forceKilledPids(): readonly number[] {
+    return this.forced;
+  }
+
   /** Set when the server exited without `close()` being called. */
   get closeReason(): Error | undefined {
     return this.reason;
@@ -138,7 +177,7 @@ export class StdioClientTransport implements Transport {
     const { command, args = [], cwd, env } = this.options;
     const child = spawn(command, [...args], {
       cwd,
-      env: { ...defaultEnvironment(), ...env },
+      env: { ...defaultEnvironment(), ...env, [TREE_MARKER_VARIABLE]: this.marker },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
       windowsHide: true,
@@ -155,6 +194,7 @@ export class StdioClientTransport implements Transport {
       this.child = undefined;
       throw new SdkError('SPAWN_FAILED', `Cannot start ${command}: ${messageOf(error)}`, { cause: error });
     });
+    this.tree = this.observe(child);
     this.wire(child);
   }
 
@@ -207,10 +247,17 @@ export class StdioClientTransport implements Transport {
       return;
     }
     if (this.exit === undefined) {
+      // Read the tree before and while the server exits: its exit hands its children to init.
+      this.tree?.running(true);
       child.stdin.end();
-      await within(this.exited, this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
+      const timeoutMs = this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+      const serverRuns = (): boolean => {
+        this.tree?.running(false);
+        return this.exit === undefined;
+      };
+      await waitUntilFalse(serverRuns, timeoutMs, TREE_POLL_MS);
     }
-    // Even after the leader exited, others in its group (grandchildren) may still run.
+    // Even after the server exited, what it spawned may still run.
     await this.terminate(child);
     await within(this.exited, REAP_WAIT_MS);
     this.detach(child);
@@ -227,17 +274,30 @@ export class StdioClientTransport implements Transport {
   }
 
   private async terminate(child: ChildProcessWithoutNullStreams): Promise<void> {
-    const killTimeoutMs = this.options.killTimeoutMs ?? DEFAULT_KILL_TIMEOUT_MS;
-    if (child.pid === undefined) {
-      return;
-    }
-    if (process.platform === 'win32') {
+    if (this.tree === undefined) {
       if (this.exit === undefined) {
         child.kill();
       }
       return;
     }
-    await terminateGroup(child.pid, killTimeoutMs);
+    this.forced = await terminate(this.tree, {
+      interruptMs: this.options.interruptTimeoutMs ?? DEFAULT_INTERRUPT_TIMEOUT_MS,
+      terminateMs: this.options.killTimeoutMs ?? DEFAULT_KILL_TIMEOUT_MS,
+    });
+    if (this.forced.length > 0) {
+      const pids = this.forced.join(', ');
+      this.onerror?.(new SdkError('PROCESS_KILLED', `Server process ${this.options.command}: pids ${pids} ignored SIGINT and SIGTERM and needed SIGKILL`, {
+        data: { pids: this.forced },
+      }));
+    }
+  }
+
+  /** How the server's processes are found and signalled: none on Windows (child.kill only). */
+  private observe(child: ChildProcessWithoutNullStreams): Terminable | undefined {
+    if (child.pid === undefined || process.platform === 'win32') {
+      return undefined;
+    }
+    return hasProcTable() ? new ProcessTree(child.pid, { name: TREE_MARKER_VARIABLE, value: this.marker }) : processGroup(child.pid);
   }
 
   private detach(child: ChildProcessWithoutNullStreams): void {

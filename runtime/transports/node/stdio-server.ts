@@ -3,7 +3,7 @@ import { SdkError } from '../../core/errors.js';
 import type { JSONRPCMessage } from '../../core/jsonrpc.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
-import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.js';
+import { DEFAULT_MAX_LINE_BYTES, LineDecoder, oversizedLine } from './line-decoder.js';
 import { LineWriter } from './line-writer.js';
 
 /** Re-exported because the option it defaults belongs to this transport. */
@@ -18,7 +18,8 @@ export interface StdioServerTransportOptions {
   /**
    * Longest accepted inbound line in bytes (default {@link DEFAULT_MAX_LINE_BYTES}). A longer
    * line is discarded without being buffered and reported to the engine as an `oversized`
-   * ParseFailure, which answers it with INVALID_REQUEST and id null; the connection stays open.
+   * ParseFailure, which answers it with INVALID_REQUEST, under the request's id when the line's
+   * first bytes show it (id null otherwise); the connection stays open.
    */
   readonly maxLineBytes?: number | undefined;
 }
@@ -56,7 +57,7 @@ export class StdioServerTransport implements Transport {
     this.writer = new LineWriter(this.output);
     this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, {
       online: (line) => this.onmessage?.(decodeMessage(line)),
-      onoversized: (limit) => this.onmessage?.(new ParseFailure('oversized', `message exceeds the ${limit}-byte line limit`)),
+      onoversized: (limit, head) => this.onmessage?.(oversizedLine(limit, head)),
       oninvalidtext: () => this.onmessage?.(new ParseFailure('invalid-json', 'the line is not valid UTF-8 text')),
     });
   }

@@ -235,6 +235,40 @@ describe('PendingRequests', () => {
     }
   });
 
+  it('arms the earlier deadline of a request added while a later one is pending', () => {
+    vi.useFakeTimers();
+    try {
+      const expired: number[] = [];
+      const pending = new PendingRequests((request) => expired.push(request.id));
+      pending.add(request(1, { policy: { timeoutMs: 10_000, resetOnProgress: false } }));
+      pending.add(request(2, { policy: { timeoutMs: 100, resetOnProgress: false } }));
+      vi.advanceTimersByTime(100);
+      expect(expired).toEqual([2]);
+      expect(pending.has(1)).toBe(true);
+      vi.advanceTimersByTime(9_900);
+      expect(expired).toEqual([2, 1]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('expires a request at once when progress arrives past its total cap, before the timer fires', () => {
+    vi.useFakeTimers();
+    try {
+      const expired: Array<[number, SdkError]> = [];
+      const pending = new PendingRequests((request, error) => expired.push([request.id, error]));
+      pending.add(request(1, { policy: { timeoutMs: 100, resetOnProgress: true, maxTotalTimeoutMs: 250 } }));
+      // The clock passes the cap while no timer runs (a busy event loop, say).
+      vi.setSystemTime(Date.now() + 260);
+      expect(pending.touch(1)).toBeUndefined();
+      expect(pending.has(1)).toBe(false);
+      expect(expired).toHaveLength(1);
+      expect(expired[0]![1]).toMatchObject({ code: 'REQUEST_TIMEOUT', data: { maxTotalTimeout: 250 } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('ignores progress for requests that carry no token, and rejects all on demand', () => {
     const reject = vi.fn();
     const pending = new PendingRequests(() => undefined);

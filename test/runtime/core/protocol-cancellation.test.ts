@@ -70,6 +70,43 @@ describe('Protocol: cancelled incoming requests', () => {
     expect(errors).toHaveLength(0);
   });
 
+  it('keeps the in-flight entry of a reused id when the cancelled handler that had it finishes', async () => {
+    const { protocol, transport } = await connectedEngine();
+    // The first handler ignores its abort for a while; every later one waits for its abort.
+    let finishFirst!: () => void;
+    const aborts: unknown[] = [];
+    let calls = 0;
+    protocol.setRequestHandler('tools/call', (_params, context) => {
+      calls += 1;
+      if (calls === 1) return new Promise((resolve) => (finishFirst = () => resolve({ content: [] })));
+      return new Promise((resolve) => {
+        context.signal.addEventListener('abort', () => {
+          aborts.push(context.signal.reason);
+          resolve({ content: [] });
+        });
+      });
+    });
+    transport.deliver({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'first' } });
+    await settle();
+    transport.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } });
+    // Cancelled, so id 5 is free again: a second request takes it while the first still runs.
+    transport.deliver({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'second' } });
+    await settle();
+    expect(calls).toBe(2);
+    finishFirst();
+    await settle();
+    // The second request still holds id 5: a third is refused and a cancellation reaches the second.
+    transport.deliver({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'third' } });
+    await settle();
+    expect(calls).toBe(2);
+    expect(transport.unread).toBe(1);
+    expect(await transport.nextMessage()).toMatchObject({ id: 5, error: { code: -32600, message: 'Invalid Request: id 5 is already in use' } });
+    transport.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'second' } });
+    await settle();
+    expect(aborts).toMatchObject([{ code: 'REQUEST_CANCELLED', message: 'Cancelled by peer: second' }]);
+    expect(transport.unread).toBe(0);
+  });
+
   it('ignores cancellation of unknown or finished requests', async () => {
     const { transport, errors } = await connectedEngine();
     transport.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'gone' } });

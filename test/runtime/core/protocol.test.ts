@@ -185,6 +185,20 @@ describe('Protocol: malformed input', () => {
     });
   });
 
+  it('fails the pending request an oversized response names, and answers the peer nothing', async () => {
+    const { protocol, transport, errors } = await connectedEngine({ side: 'client' });
+    const pending = protocol.request('ping', {}).catch((error: unknown) => error);
+    const sent = await transport.nextMessage();
+    const oversized = { limit: 10, head: { id: sent.id, method: undefined, response: true } };
+    transport.deliver(new ParseFailure('oversized', 'message exceeds the 10-byte line limit', oversized));
+    expect(await pending).toMatchObject({ code: 'MESSAGE_TOO_LARGE', data: { id: sent.id, limit: 10 } });
+    // A second one for an id no longer pending is reported, not answered.
+    transport.deliver(new ParseFailure('oversized', 'message exceeds the 10-byte line limit', oversized));
+    await settle();
+    expect(errors).toMatchObject([{ code: 'MESSAGE_TOO_LARGE' }]);
+    expect(transport.sent).toHaveLength(1);
+  });
+
   it('answers structurally invalid messages with INVALID_REQUEST, echoing a usable id', async () => {
     const { transport } = await connectedEngine();
     transport.deliver({ jsonrpc: '2.0' });

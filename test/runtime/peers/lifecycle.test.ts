@@ -75,13 +75,32 @@ describe('lifecycle rules', () => {
   });
 
   it('fires oninitialized after notifications/initialized and answers ping in every state', async () => {
-    const { client, server, connect } = await pair();
-    const initialized = new Promise<void>((resolve) => (server.oninitialized = resolve));
-    await connect();
+    const server = new Server(info);
+    let initializedCalls = 0;
+    const initialized = new Promise<void>((resolve) => {
+      server.oninitialized = () => {
+        initializedCalls += 1;
+        resolve();
+      };
+    });
+    const protocol = await rawClient(server);
+    protocol.setRequestHandler('ping', () => ({}));
+    // Before initialize.
+    expect(await protocol.request('ping', {})).toEqual({});
+    expect(server.isInitialized).toBe(false);
+    // Between the initialize response and notifications/initialized, both ways.
+    await protocol.request('initialize', { protocolVersion: statefulRevisions[statefulRevisions.length - 1]!, capabilities: {}, clientInfo: info });
+    expect(await protocol.request('ping', {})).toEqual({});
+    expect(await server.ping()).toEqual({});
+    expect(server.isInitialized).toBe(false);
+    expect(initializedCalls).toBe(0);
+    // After notifications/initialized.
+    await protocol.notification('notifications/initialized', {});
     await initialized;
     expect(server.isInitialized).toBe(true);
-    expect(await client.ping()).toEqual({});
+    expect(await protocol.request('ping', {})).toEqual({});
     expect(await server.ping()).toEqual({});
+    expect(initializedCalls).toBe(1);
   });
 
   it('records logging/setLevel and holds back less severe log messages', async () => {

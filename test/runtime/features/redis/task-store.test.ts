@@ -37,8 +37,9 @@ afterAll(async () => {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-function newTask(owner: string | null, ttlMs: number | null = 60_000): StoredTask {
-  const now = Date.now();
+/** A task created `ageMs` ago (so that a short-lived one can be past its expiry already). */
+function newTask(owner: string | null, ttlMs: number | null = 60_000, ageMs = 0): StoredTask {
+  const now = Date.now() - ageMs;
   return { taskId: crypto.randomUUID(), owner, status: 'working', createdAt: iso(now), lastUpdatedAt: iso(now), ttlMs, pollIntervalMs: 100, expiresAt: ttlMs === null ? null : now + ttlMs };
 }
 
@@ -78,15 +79,25 @@ describe('RedisTaskStore', () => {
     expect(await store.update('no-such-task', { status: 'failed' })).toBeUndefined();
   });
 
-  it('forgets a task when its TTL runs out (Redis expires the key)', async () => {
-    const store = new RedisTaskStore(first);
-    const task = newTask(null, 150);
+  it('forgets a task when its TTL runs out: Redis expires the key at expiresAt, and reads check it too', async () => {
+    // The store's own clock, moved by hand: no test waits for real time to pass.
+    let clock = Date.now();
+    const store = new RedisTaskStore(first, { now: () => clock });
+    const task = { ...newTask(null, 60_000), expiresAt: clock + 60_000 };
     await store.create(task);
     expect(await store.get(task.taskId)).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Redis holds the key until the task's own expiry instant.
+    const ttl = await first.command<number>(['PTTL', first.key('task', task.taskId)]);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    // Once the clock passes expiresAt, the task is gone for reads and updates, whatever Redis's clock says.
+    clock = task.expiresAt + 1;
     expect(await store.get(task.taskId)).toBeUndefined();
     expect(await store.update(task.taskId, { status: 'completed' })).toBeUndefined();
-    expect(await first.command<number>(['EXISTS', first.key('task', task.taskId)])).toBe(0);
+    // A task whose expiry has passed by Redis's clock is dropped by Redis itself.
+    const past = newTask(null, 100, 200);
+    await new RedisTaskStore(first).create(past);
+    expect(await first.command<number>(['EXISTS', first.key('task', past.taskId)])).toBe(0);
   });
 
   it('loses no change when two connections update one task at once (compare-and-set)', async () => {
@@ -108,10 +119,10 @@ describe('RedisTaskStore', () => {
     const owner = `subject:${randomBytes(4).toString('hex')}`;
     const mine = [newTask(owner, 60_000), newTask(owner, 60_100), newTask(owner, 60_200)];
     for (const task of mine) await store.create(task);
-    const short = newTask(owner, 100);
+    // Created 200 ms ago with a 100 ms TTL: already expired, so the listing prunes it.
+    const short = newTask(owner, 100, 200);
     await store.create(short);
     await store.create(newTask(`${owner}x`));
-    await new Promise((resolve) => setTimeout(resolve, 200));
     const page1 = await store.list(owner, undefined, 2);
     expect(page1.tasks.map((task) => task.taskId)).toEqual([mine[0]!.taskId, mine[1]!.taskId]);
     expect(page1.nextCursor).toBeDefined();

@@ -152,7 +152,7 @@ describe('matching', () => {
 describe('hostile URIs', () => {
   const LENGTH = 100_000;
   // Each template/input pair would make a backtracking matcher try a quadratic or exponential
-  // number of splits; the Pike VM touches each character once per live instruction.
+  // number of splits.
   const hostile: Array<[string, string]> = [
     ['{+a}{+b}x{+c}y{d}', 'a'.repeat(LENGTH) + '!'],
     ['{+a},{+b},{+c},{+d}!', ','.repeat(LENGTH)],
@@ -162,15 +162,9 @@ describe('hostile URIs', () => {
     ['{?list*}{&more*}', `?list=${'=&list'.repeat(LENGTH / 6)}`],
   ];
 
-  it.each(hostile)('%s against a 100 KB input finishes in milliseconds', (text, uri) => {
-    const template = new UriTemplate(text);
-    template.match('warm-up');
-    const started = performance.now();
-    const result = template.match(uri);
-    const elapsed = performance.now() - started;
-    expect(result).toBeNull();
-    // Typically 5–40 ms; the bound leaves room for a loaded machine, catastrophic backtracking takes hours.
-    expect(elapsed).toBeLessThan(1_000);
+  // The work per character is bounded in match.test.ts, by counting steps rather than timing.
+  it.each(hostile)('%s against a 100 KB input is refused', (text, uri) => {
+    expect(new UriTemplate(text).match(uri)).toBeNull();
   });
 
   it('still matches long benign URIs', () => {

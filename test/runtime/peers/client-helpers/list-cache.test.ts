@@ -50,6 +50,36 @@ describe('ListCache', () => {
     await client.close();
   });
 
+  it('fetches again when a change is announced while the pages come in', async () => {
+    const mcp = server();
+    const { client } = await connect(mcp, {}, false);
+    const changes: CachedListKind[] = [];
+    let announced!: () => void;
+    const lists = new ListCache(client, {
+      onchange: (kind) => {
+        changes.push(kind);
+        if (kind === 'tools') announced();
+      },
+    });
+    const results: string[][] = [];
+    const original = client.listAll.bind(client);
+    client.listAll = (async (...args: Parameters<Client['listAll']>) => {
+      const items = (await original(...args)) as Array<{ name: string }>;
+      results.push(items.map((tool) => tool.name));
+      if (results.length === 1) {
+        // The list changes after these pages were read, and the notification lands before they return.
+        const heard = new Promise<void>((resolve) => (announced = resolve));
+        mcp.registerTool('late', {}, () => ({ content: [] }));
+        await heard;
+      }
+      return items;
+    }) as Client['listAll'];
+    expect((await lists.tools()).map((tool) => tool.name)).toEqual(['a', 'b', 'c', 'late']);
+    expect(results).toEqual([['a', 'b', 'c'], ['a', 'b', 'c', 'late']]);
+    expect(lists.peek('tools')?.map((tool) => tool.name)).toEqual(['a', 'b', 'c', 'late']);
+    await client.close();
+  });
+
   it('refetches at once with autoRefresh', async () => {
     const mcp = server();
     const { client } = await connect(mcp, {}, false);

@@ -1,7 +1,7 @@
 // The HTTP status rules of the Streamable HTTP server, exercised through the Fetch core (no
 // sockets): sessions, headers, body checks, JSON-RPC error bodies, stateless mode.
-import { afterEach, describe, expect, it } from 'vitest';
-import { callTool, createRig, initializeRequest, POST_HEADERS, SseReader, messageOf, type Rig } from './server-support.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { callTool, createRig, hangStarted, initializeRequest, POST_HEADERS, SseReader, messageOf, type Rig } from './server-support.js';
 
 let rig: Rig;
 afterEach(async () => {
@@ -196,8 +196,9 @@ describe('bodies', () => {
   it('refuses a request id that is still in flight in the session', async () => {
     rig = createRig();
     const headers = await rig.open();
+    const started = hangStarted();
     const hanging = rig.post(callTool(9, 'hang'), headers);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await started;
     const duplicate = await rig.post(callTool(9, 'echo'), headers);
     expect(duplicate.status).toBe(400);
     expect(await errorBody(duplicate)).toMatchObject({ id: 9, error: { code: -32600 } });
@@ -234,10 +235,11 @@ describe('closing the handler', () => {
   it('ends every session, answers pending requests, and refuses further requests with 503', async () => {
     rig = createRig();
     const headers = await rig.open();
+    const started = hangStarted();
     const pending = rig.post(callTool(1, 'hang'), headers);
     const stream = await rig.send('GET', { ...headers, accept: 'text/event-stream' });
     const reader = new SseReader(stream.body);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await started;
     expect(rig.mcp.stats()).toMatchObject({ sessions: 1, connections: 1, pendingRequests: 1 });
     await rig.mcp.close();
     const answer = (await (await pending).json()) as { id: number; error: { code: number } };

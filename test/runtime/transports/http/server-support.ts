@@ -108,6 +108,13 @@ const tick = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(
  * - `announce` sends a tools/list_changed notification on the standalone stream;
  * - `hang` waits for cancellation.
  */
+const hangWaiters: Array<() => void> = [];
+
+/** Resolves when the next `hang` handler is running; call it before sending the request. */
+export function hangStarted(): Promise<void> {
+  return new Promise((resolve) => hangWaiters.push(resolve));
+}
+
 export function createHttpTestServer(): Server {
   const server = new Server({ name: 'http-test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, logging: {} } });
   server.setRequestHandler('tools/list', () => ({
@@ -153,9 +160,12 @@ export function createHttpTestServer(): Server {
       case 'announce':
         await server.notifyToolListChanged();
         return text('announced');
-      case 'hang':
-        await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
+      case 'hang': {
+        const aborted = new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
+        for (const started of hangWaiters.splice(0)) started();
+        await aborted;
         return text('cancelled');
+      }
       default:
         throw new ProtocolError(Stateful.ErrorCode.INVALID_PARAMS, `unknown tool ${params.name}`);
     }

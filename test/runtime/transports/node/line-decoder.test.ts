@@ -59,6 +59,15 @@ describe('LineDecoder', () => {
     expect(oversized).toEqual([8]);
   });
 
+  it('hands over the head of an oversized line, split over chunks, capped at headBytes', () => {
+    const heads: string[] = [];
+    const decoder = new LineDecoder(8, { online: () => undefined, onoversized: (_limit, head) => heads.push(head.toString()), oninvalidtext: () => undefined }, 5);
+    decoder.push('abc');
+    decoder.push('defghijk\n');
+    decoder.push('0123456789\n');
+    expect(heads).toEqual(['abcde', '01234']);
+  });
+
   it('accepts a line of exactly the limit followed by CRLF', () => {
     const { decoder, lines, oversized } = collect(4);
     decoder.push('abcd\r');

@@ -74,12 +74,18 @@ describe('StdioServerTransport in process', () => {
     expect(ids.sort()).toEqual([1, 2]);
   });
 
-  it('answers an oversized line with INVALID_REQUEST and id null, then carries on', async () => {
+  it('answers an oversized request with INVALID_REQUEST and its own id, then carries on', async () => {
     const { input, out } = await serve(64);
     input.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(100)}"}}\n`);
     input.write('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
-    expect(await out.next()).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(await out.next()).toMatchObject({ id: 1, error: { code: -32600, message: expect.stringContaining('64-byte line limit') } });
     expect(await out.next()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+  });
+
+  it('answers an oversized line with id null when its head shows no id before the cut', async () => {
+    const { input, out } = await serve(64);
+    input.write(`{"jsonrpc":"2.0","params":{"pad":"${'x'.repeat(100)}"},"id":1,"method":"ping"}\n`);
+    expect(await out.next()).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
   it('delivers undecodable lines as ParseFailure', async () => {
@@ -257,9 +263,9 @@ describe('stdio server child process, raw frames', () => {
     expect(unbatched.out.pending).toBe(0);
   });
 
-  it('answers an oversized line with -32600, id null, and keeps the connection', async () => {
+  it('answers an oversized request with -32600 and its id, and keeps the connection', async () => {
     server.write(`{"jsonrpc":"2.0","id":13,"method":"ping","params":{"pad":"${'y'.repeat(5_000)}"}}\n`);
-    expect(await server.out.next()).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(await server.out.next()).toMatchObject({ id: 13, error: { code: -32600 } });
     await server.assertAlive(106);
   });
 

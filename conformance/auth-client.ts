@@ -56,18 +56,24 @@ async function approve(authorizationUrl: URL): Promise<string> {
  */
 export function authProviderFor(scenario: string): OAuthClientProvider {
   const context = readContext();
+  // The suite's mock authorization server listens on a port the client learns only from
+  // discovery, so its credentials are for whatever issuer the scenario's metadata names.
+  const issuer = context.issuer ?? ((): boolean => true);
+  // The 2025-03-26 scenarios test the default endpoints of servers without metadata.
+  const legacyEndpointFallback = scenario.startsWith('auth/2025-03-26-');
   if (context.idp_token_endpoint !== undefined && context.idp_id_token !== undefined) {
     return {
       jwtBearer: {
         clientId: context.client_id,
         clientSecret: context.client_secret,
+        issuer,
         assertion: idJagAssertion({ tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: context.idp_id_token }),
       },
     };
   }
   if (context.valid_jwt !== undefined) {
     const workloadJwt = context.valid_jwt;
-    return { jwtBearer: { clientId: context.client_id, assertion: () => workloadJwt } };
+    return { jwtBearer: { clientId: context.client_id, issuer, assertion: () => workloadJwt } };
   }
   if (scenario.startsWith('auth/client-credentials-') && context.client_id !== undefined) {
     return {
@@ -76,6 +82,7 @@ export function authProviderFor(scenario: string): OAuthClientProvider {
         clientSecret: context.client_secret,
         privateKey: context.private_key_pem,
         signingAlgorithm: context.signing_algorithm as JwsAlgorithm | undefined,
+        issuer,
       },
     };
   }
@@ -89,6 +96,7 @@ export function authProviderFor(scenario: string): OAuthClientProvider {
         : undefined,
     redirectToAuthorization: approve,
     dpop: scenario.startsWith('auth/dpop'),
+    legacyEndpointFallback,
   };
 }
 

@@ -40,6 +40,7 @@ async function run(): Promise<void> {
   const authorizationServer = await startAuthorizationServer({ id: 'report-job', secret: 'example-secret' });
   const server = await startProtectedServer(authorizationServer);
   const { url } = server;
+  const { issuer } = authorizationServer;
   try {
     // Without credentials: 401 with a challenge pointing at the metadata.
     const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -49,7 +50,8 @@ async function run(): Promise<void> {
     // #region client
     const client = new Client({ name: 'report-job', version: '1.0.0' });
     const transport = new StreamableHttpClientTransport(url, {
-      authProvider: { clientCredentials: { clientId: 'report-job', clientSecret: 'example-secret' } },
+      // The secret is sent to this authorization server only, whatever the metadata names.
+      authProvider: { clientCredentials: { clientId: 'report-job', clientSecret: 'example-secret', issuer } },
     });
     await client.connect(transport);
     const result = await client.callTool({ name: 'whoami', arguments: {} });
@@ -64,7 +66,7 @@ async function run(): Promise<void> {
     // (connect() itself may send nothing: the era of this URL is cached from the first client.)
     const intruder = new Client({ name: 'intruder', version: '1.0.0' });
     const failed = await intruder
-      .connect(new StreamableHttpClientTransport(url, { authProvider: { clientCredentials: { clientId: 'report-job', clientSecret: 'wrong' } } }))
+      .connect(new StreamableHttpClientTransport(url, { authProvider: { clientCredentials: { clientId: 'report-job', clientSecret: 'wrong', issuer } } }))
       .then(() => intruder.callTool({ name: 'whoami', arguments: {} }))
       .then(() => 'called', (error: unknown) => String(error));
     assert.match(failed, /invalid_client/);

@@ -15,7 +15,8 @@ export function canonicalJson(value: unknown, ancestors: Set<object>): string {
     case 'boolean':
       return JSON.stringify(value);
     case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+      if (!Number.isFinite(value)) throw new TypeError(`digestArguments cannot digest ${String(value)}: JSON has no such number`);
+      return JSON.stringify(value);
     case 'bigint':
       throw new TypeError('digestArguments cannot digest a bigint');
     case 'object':

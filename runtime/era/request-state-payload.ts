@@ -9,6 +9,7 @@ export const BINDING_LABELS: Readonly<Record<keyof RequestStateBinding, string>>
   target: 'target (tool, prompt or resource)',
   argumentsDigest: 'arguments',
   subject: 'principal',
+  server: 'server',
 };
 
 /** The shape a state takes inside the token; short names keep tokens compact. */
@@ -17,6 +18,7 @@ export interface WirePayload {
   t: string;
   d: string;
   s?: string;
+  v?: string;
   r: number;
   a: Record<string, unknown>;
   u?: unknown;
@@ -35,7 +37,8 @@ export function isBinding(value: unknown): value is RequestStateBinding {
     typeof value.method === 'string' &&
     typeof value.target === 'string' &&
     typeof value.argumentsDigest === 'string' &&
-    (value.subject === undefined || typeof value.subject === 'string')
+    (value.subject === undefined || typeof value.subject === 'string') &&
+    (value.server === undefined || typeof value.server === 'string')
   );
 }
 
@@ -46,6 +49,7 @@ export function bindingMismatch(actual: RequestStateBinding, expected: RequestSt
   if (actual.argumentsDigest !== expected.argumentsDigest) return 'argumentsDigest';
   // Both absent matches; present on one side only does not (no anonymous replay of a user's state, nor the reverse).
   if (actual.subject !== expected.subject) return 'subject';
+  if (actual.server !== expected.server) return 'server';
   return undefined;
 }
 
@@ -63,6 +67,7 @@ export function parsePayload(bytes: Uint8Array): RequestStatePayload {
     typeof wire.t !== 'string' ||
     typeof wire.d !== 'string' ||
     (wire.s !== undefined && typeof wire.s !== 'string') ||
+    (wire.v !== undefined && typeof wire.v !== 'string') ||
     !Number.isSafeInteger(wire.r) ||
     (wire.r as number) < 1 ||
     !isRecord(wire.a) ||
@@ -71,8 +76,9 @@ export function parsePayload(bytes: Uint8Array): RequestStatePayload {
   ) {
     throw new RequestStateError('malformed', 'requestState is malformed: its payload has an unexpected shape');
   }
-  const binding: RequestStateBinding =
-    wire.s === undefined ? { method: wire.m, target: wire.t, argumentsDigest: wire.d } : { method: wire.m, target: wire.t, argumentsDigest: wire.d, subject: wire.s as string };
+  const binding: { -readonly [K in keyof RequestStateBinding]: RequestStateBinding[K] } = { method: wire.m, target: wire.t, argumentsDigest: wire.d };
+  if (wire.s !== undefined) binding.subject = wire.s as string;
+  if (wire.v !== undefined) binding.server = wire.v as string;
   const payload: { -readonly [K in keyof RequestStatePayload]: RequestStatePayload[K] } = { binding, round: wire.r as number, answers: wire.a, expiresAt: wire.e };
   if (wire.u !== undefined) payload.user = wire.u;
   return payload;

@@ -30,6 +30,11 @@ export interface RequestStateOptions {
   readonly maxRounds?: number;
   /** Longest token accepted or produced, in characters. Default 65536. */
   readonly maxTokenLength?: number;
+  /**
+   * The server identity states are bound to, so that servers sharing keys do not accept each
+   * other's states (e.g. the server's public URL). Default: the name in the server's `serverInfo`.
+   */
+  readonly audience?: string;
   /** The clock, in milliseconds since the epoch; for tests. Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -45,8 +50,10 @@ export interface RequestStateBinding {
   readonly target: string;
   /** {@link digestArguments} of the request's arguments. */
   readonly argumentsDigest: string;
-  /** The authenticated principal, when there is one. */
+  /** The authenticated principal, when there is one, as `subject:<user>` or `client:<client id>`. */
   readonly subject?: string | undefined;
+  /** The server the state was issued by (the codec's `audience`, else the server's name). */
+  readonly server?: string | undefined;
 }
 
 /** A state as {@link RequestStateCodec.open} returns it, after every check passed. */

@@ -104,6 +104,8 @@ export class RequestStateCodec {
   private readonly maxRounds: number;
   private readonly maxTokenLength: number;
   private readonly now: () => number;
+  /** The server identity bindings name, when configured (`audience`). */
+  readonly audience: string | undefined;
 
   /** The key that seals: the first configured one, or the per-process key drawn now. */
   private get sealingKey(): KeyEntry {
@@ -146,6 +148,7 @@ export class RequestStateCodec {
     this.maxRounds = positive('maxRounds', options.maxRounds ?? DEFAULT_MAX_ROUNDS, true);
     this.maxTokenLength = positive('maxTokenLength', options.maxTokenLength ?? DEFAULT_MAX_TOKEN_LENGTH, true);
     this.now = options.now ?? Date.now;
+    this.audience = options.audience;
   }
 
   /**
@@ -162,13 +165,14 @@ export class RequestStateCodec {
       throw new RequestStateError('too-many-rounds', `requestState would exceed the limit of ${this.maxRounds} rounds for one request`);
     }
     if (!isBinding(binding)) {
-      throw new SdkError('INVALID_ARGUMENT', 'requestState binding needs string method, target and argumentsDigest (and subject, when set)');
+      throw new SdkError('INVALID_ARGUMENT', 'requestState binding needs string method, target and argumentsDigest (and subject and server, when set)');
     }
     if (!isRecord(answers)) {
       throw new SdkError('INVALID_ARGUMENT', 'requestState answers must be a plain object');
     }
     const wire: WirePayload = { m: binding.method, t: binding.target, d: binding.argumentsDigest, r: round, a: answers, e: this.now() + this.ttlMs };
     if (binding.subject !== undefined) wire.s = binding.subject;
+    if (binding.server !== undefined) wire.v = binding.server;
     if (state.user !== undefined) wire.u = state.user;
     let json: string;
     try {
@@ -327,7 +331,9 @@ export function defaultRequestStateCodec(): RequestStateCodec {
  * SHA-256 (base64url) of the canonical JSON of `value`: object keys sorted by UTF-16 code units
  * at every level (as in RFC 8785), JavaScript's shortest number form, `undefined` members left
  * out as JSON.stringify does. `{ a, b }` and `{ b, a }` give the same digest. A missing value
- * (`undefined`) digests like `null`, so a request without arguments has a digest too.
+ * (`undefined`) digests like `null`, so a request without arguments has a digest too. Throws a
+ * TypeError for values JSON cannot carry: NaN and the infinities (which would digest like
+ * `null`), bigints and cycles.
  */
 export async function digestArguments(value: unknown): Promise<string> {
   const text = canonicalJson(value, new Set());
@@ -339,15 +345,22 @@ export interface RequestStateBindingInput {
   readonly method: string;
   readonly target: string;
   readonly arguments?: unknown;
+  /** The principal, already prefixed by its kind (`subject:…`, `client:…`) so that a user and a client of the same name differ. */
   readonly subject?: string | undefined;
+  /** The server identity (see `RequestStateOptions.audience`). */
+  readonly server?: string | undefined;
 }
 
-/** The binding of a request: its method, target, digest of `arguments`, and subject. */
+/** The binding of a request: its method, target, digest of `arguments`, subject and server. */
 export async function createRequestStateBinding(input: RequestStateBindingInput): Promise<RequestStateBinding> {
   const argumentsDigest = await digestArguments(input.arguments);
-  return input.subject === undefined
-    ? { method: input.method, target: input.target, argumentsDigest }
-    : { method: input.method, target: input.target, argumentsDigest, subject: input.subject };
+  return {
+    method: input.method,
+    target: input.target,
+    argumentsDigest,
+    ...(input.subject !== undefined ? { subject: input.subject } : {}),
+    ...(input.server !== undefined ? { server: input.server } : {}),
+  };
 }
 
 let defaultKey: RequestStateKey | undefined;

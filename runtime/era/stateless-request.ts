@@ -99,13 +99,26 @@ export class StatelessContext implements RequestContext {
 }
 
 
-/** The request-state binding of a request: method, target and a digest of its arguments. */
-async function bindingOf(method: string, params: Params | undefined, extra: MessageExtra | undefined): Promise<RequestStateBinding> {
+/** The principal of a request, prefixed by its kind so that user "x" and client "x" differ. */
+function principalOf(extra: MessageExtra | undefined): string | undefined {
+  const auth = extra?.authInfo;
+  if (!isJsonObject(auth)) return undefined;
+  if (typeof auth.subject === 'string') return `subject:${auth.subject}`;
+  return typeof auth.clientId === 'string' ? `client:${auth.clientId}` : undefined;
+}
+
+/** The name in a server's `serverInfo`, the default server identity of its states. */
+function serverNameOf(serverInfo: unknown): string | undefined {
+  return isJsonObject(serverInfo) && typeof serverInfo.name === 'string' ? serverInfo.name : undefined;
+}
+
+/** The request-state binding of a request: method, target, a digest of its arguments, its principal and this server. */
+async function bindingOf(host: StatelessHost, method: string, params: Params | undefined, extra: MessageExtra | undefined): Promise<RequestStateBinding> {
   const target = typeof params?.name === 'string' ? params.name : typeof params?.uri === 'string' ? params.uri : '';
   const argumentsDigest = await digestArguments(params?.arguments ?? {});
-  const auth = extra?.authInfo;
-  const subject = isJsonObject(auth) ? (typeof auth.subject === 'string' ? auth.subject : typeof auth.clientId === 'string' ? auth.clientId : undefined) : undefined;
-  return subject === undefined ? { method, target, argumentsDigest } : { method, target, argumentsDigest, subject };
+  const subject = principalOf(extra);
+  const server = host.codec.audience ?? serverNameOf(host.serverInfo);
+  return { method, target, argumentsDigest, ...(subject !== undefined ? { subject } : {}), ...(server !== undefined ? { server } : {}) };
 }
 
 /** Runs `handler` for one stateless request and returns the result to send. */
@@ -125,7 +138,7 @@ export async function runStateless(
   // The binding hashes the arguments, so it is computed only when a state is opened or sealed:
   // most calls neither bring one nor ask anything.
   let binding: Promise<RequestStateBinding> | undefined;
-  const bound = (): Promise<RequestStateBinding> => (binding ??= bindingOf(method, params, context.extra));
+  const bound = (): Promise<RequestStateBinding> => (binding ??= bindingOf(host, method, params, context.extra));
   let round = 0;
   let answers: Record<string, unknown> = {};
   let previous: unknown;

@@ -9,6 +9,7 @@ import { canonicalResource, discoverAuthorizationServer, discoverProtectedResour
 import type { JwtBearerConfig } from './grants.js';
 import type { ClientCredentialsConfig, OAuthClientProvider } from './provider.js';
 import type { AuthorizationServerMetadata, StoredTokens } from './types.js';
+import type { AuthUrlGate, AuthUrlPurpose } from './url-policy.js';
 
 const OFFLINE_ACCESS = 'offline_access';
 
@@ -29,14 +30,25 @@ export function machineCredentials(provider: OAuthClientProvider): JwtBearerConf
   return provider.jwtBearer ?? provider.clientCredentials;
 }
 
+/** How discovery checks what servers tell it. */
+export interface TargetOptions {
+  /** Checks every URL learnt from a server (scheme and URL policy). */
+  readonly gate: AuthUrlGate;
+  /** Use the default endpoints of a 2025-03-26 server that publishes no metadata. */
+  readonly legacyEndpointFallback: boolean;
+}
+
 /**
  * Discovers who issues tokens for the server: its Protected Resource Metadata (refused when
  * its `resource` does not cover the server), then the first listed authorization server's
  * metadata. Without Protected Resource Metadata (MCP 2025-03-26 servers) the authorization
- * server lives at the server's origin, with the default endpoints when it has no metadata either.
+ * server lives at the server's origin; when it has no metadata either, its PKCE support
+ * cannot be confirmed, so the default endpoints are used only with `legacyEndpointFallback`.
+ * The issuer and every endpoint pass the gate before anything is sent there.
  */
-export async function discoverTarget(serverUrl: URL, challenge: BearerChallenge | undefined, fetchImpl: FetchLike, signal: AbortSignal | undefined): Promise<AuthorizationTarget> {
-  const options = { fetch: fetchImpl, signal };
+export async function discoverTarget(serverUrl: URL, challenge: BearerChallenge | undefined, fetchImpl: FetchLike, signal: AbortSignal | undefined, target: TargetOptions): Promise<AuthorizationTarget> {
+  const { gate } = target;
+  const options = { fetch: fetchImpl, signal, gate };
   const prm = await discoverProtectedResource(serverUrl, challenge?.resourceMetadata, options);
   if (prm !== undefined) {
     const { resource } = prm.metadata;
@@ -45,22 +57,49 @@ export async function discoverTarget(serverUrl: URL, challenge: BearerChallenge 
     }
     const issuer = prm.metadata.authorization_servers?.[0];
     if (typeof issuer !== 'string') throw new SdkError('AUTHORIZATION_FAILED', `The Protected Resource Metadata at ${prm.url} names no authorization server`);
+    await gate.check(issuer, 'authorization-server');
     const as = await discoverAuthorizationServer(issuer, options);
     if (as === undefined) throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${issuer} publishes no metadata`);
-    return targetOf(resource, issuer, as.metadata, prm.metadata.scopes_supported);
+    return await targetOf(resource, issuer, as.metadata, prm.metadata.scopes_supported, gate);
   }
   const origin = serverUrl.origin;
+  await gate.check(origin, 'authorization-server');
   const as = await discoverAuthorizationServer(origin, options);
-  return targetOf(canonicalResource(serverUrl), origin, as?.metadata, undefined);
+  if (as === undefined && !target.legacyEndpointFallback) {
+    throw new SdkError(
+      'AUTHORIZATION_FAILED',
+      `${serverUrl.href} publishes no Protected Resource Metadata and ${origin} no authorization server metadata, so PKCE support cannot be confirmed; refusing to authorize (legacyEndpointFallback allows the default endpoints of 2025-03-26 servers)`,
+    );
+  }
+  return await targetOf(canonicalResource(serverUrl), origin, as?.metadata, undefined, gate);
 }
 
-/** The target of an issuer: its metadata's endpoints, or the default ones at its origin without metadata. */
-function targetOf(resource: string, issuer: string, metadata: AuthorizationServerMetadata | undefined, scopesSupported: readonly string[] | undefined): AuthorizationTarget {
+/** The endpoint members of authorization server metadata, with what each is for. */
+const ENDPOINTS: readonly (readonly [keyof AuthorizationServerMetadata & string, AuthUrlPurpose])[] = [
+  ['authorization_endpoint', 'authorization-endpoint'],
+  ['token_endpoint', 'token-endpoint'],
+  ['registration_endpoint', 'registration-endpoint'],
+  ['revocation_endpoint', 'revocation-endpoint'],
+  ['jwks_uri', 'jwks'],
+];
+
+/**
+ * The target of an issuer: its metadata's endpoints, or the default ones at its origin without
+ * metadata. Every endpoint the metadata names passes the gate, used or not: metadata that points
+ * anywhere it may not is not the authorization server's to trust.
+ */
+async function targetOf(resource: string, issuer: string, metadata: AuthorizationServerMetadata | undefined, scopesSupported: readonly string[] | undefined, gate: AuthUrlGate): Promise<AuthorizationTarget> {
   const base = new URL(issuer).origin;
   if (metadata === undefined) {
     return { resource, issuer, metadata, authorizationEndpoint: `${base}/authorize`, tokenEndpoint: `${base}/token`, registrationEndpoint: `${base}/register`, scopesSupported };
   }
   if (metadata.token_endpoint === undefined) throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${issuer} has no token endpoint`);
+  for (const [member, purpose] of ENDPOINTS) {
+    const value = metadata[member];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${issuer} has a ${member} that is not a string`);
+    await gate.check(value, purpose);
+  }
   return {
     resource,
     issuer,

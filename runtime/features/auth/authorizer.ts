@@ -13,12 +13,18 @@ import { chooseAuthMethod, requestToken } from './endpoints.js';
 import { JWT_BEARER_GRANT_TYPE, type JwtBearerConfig } from './grants.js';
 import type { ClientCredentialsConfig, OAuthClientProvider } from './provider.js';
 import { InMemoryOAuthStore, type OAuthStore } from './store.js';
-import { discoverTarget, machineCredentials, sameScopes, selectScope, unionScopes, type AuthorizationTarget } from './authorization-target.js';
+import { discoverTarget, machineCredentials, sameScopes, selectScope, unionScopes, type AuthorizationTarget, type TargetOptions } from './authorization-target.js';
 import { clientFor, redirectUriOf } from './client-identity.js';
+import { assertIssuerAllowed } from './issuer-allowlist.js';
+import { assertAuthUrlScheme, AuthUrlGate } from './url-policy.js';
 import { OAuthError, type OAuthClientInformation, type OAuthTokens, type StoredTokens, type TokenEndpointAuthMethod } from './types.js';
 
 /** Tokens this close to expiry are refreshed before use. */
 const EXPIRY_MARGIN_MS = 30_000;
+/** Default time to finish an authorization in progress: 10 minutes. */
+export const DEFAULT_PENDING_AUTHORIZATION_TTL_MS = 10 * 60_000;
+/** The longest `pendingAuthorizationTtlMs` accepted: 24 hours. */
+const MAX_PENDING_AUTHORIZATION_TTL_MS = 24 * 60 * 60_000;
 
 /** Options of an {@link OAuthAuthorizer}. */
 export interface OAuthAuthorizerOptions {
@@ -38,6 +44,8 @@ interface PendingAuthorization {
   readonly client: OAuthClientInformation;
   readonly method: TokenEndpointAuthMethod;
   readonly tokenEndpoint: string;
+  /** Unix milliseconds after which the authorization response is refused. */
+  readonly expiresAt: number;
 }
 
 /**
@@ -50,7 +58,7 @@ interface PendingAuthorization {
  * import { OAuthAuthorizer } from 'mcpgen/auth';
  *
  * const authorizer = new OAuthAuthorizer('https://mcp.example.com/mcp', {
- *   clientCredentials: { clientId: 'reporting-job', clientSecret: process.env.MCP_SECRET },
+ *   clientCredentials: { clientId: 'reporting-job', clientSecret: process.env.MCP_SECRET, issuer: 'https://auth.example.com' },
  * });
  * const token = await authorizer.authorize();
  * ```
@@ -63,6 +71,8 @@ export class OAuthAuthorizer {
   private readonly provider: OAuthClientProvider;
   private readonly store: OAuthStore;
   private readonly fetchImpl: FetchLike;
+  private readonly discovery: TargetOptions;
+  private readonly pendingTtlMs: number;
   private inflight: Promise<void> | undefined;
 
   constructor(serverUrl: string | URL, provider: OAuthClientProvider, options: OAuthAuthorizerOptions = {}) {
@@ -71,6 +81,12 @@ export class OAuthAuthorizer {
     this.store = provider.store ?? new InMemoryOAuthStore();
     this.fetchImpl = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.dpop = dpopProverFor(provider);
+    this.discovery = { gate: new AuthUrlGate(this.serverUrl, provider.urlPolicy), legacyEndpointFallback: provider.legacyEndpointFallback === true };
+    const ttl = provider.pendingAuthorizationTtlMs ?? DEFAULT_PENDING_AUTHORIZATION_TTL_MS;
+    if (!(ttl > 0 && ttl <= MAX_PENDING_AUTHORIZATION_TTL_MS)) {
+      throw new SdkError('INVALID_ARGUMENT', `pendingAuthorizationTtlMs must be more than 0 and at most ${MAX_PENDING_AUTHORIZATION_TTL_MS} (24 hours), not ${String(ttl)}`);
+    }
+    this.pendingTtlMs = ttl;
   }
 
   /** The credentials of a client that authorizes without a user: the JWT bearer grant's, else `clientCredentials`. */
@@ -150,6 +166,10 @@ export class OAuthAuthorizer {
     const state = callback.searchParams.get('state');
     const pending = state === null ? undefined : ((await this.store.get(`pending:${state}`)) as PendingAuthorization | undefined);
     if (pending === undefined) throw new SdkError('AUTHORIZATION_FAILED', 'The authorization response matches no authorization in progress (unknown state)');
+    if (!(typeof pending.expiresAt === 'number' && pending.expiresAt > Date.now())) {
+      await this.store.delete(`pending:${pending.state}`);
+      throw new SdkError('AUTHORIZATION_FAILED', 'The authorization response arrived after the authorization it answers expired; start a new one');
+    }
     await this.exclusive(undefined, () => this.complete(pending, callback, signal), true);
   }
 
@@ -182,10 +202,22 @@ export class OAuthAuthorizer {
    * stored meanwhile survive.
    */
   private async refresh(stored: StoredTokens, signal: AbortSignal | undefined): Promise<boolean> {
+    const { store } = this;
+    if (store.lock === undefined) return await this.refreshNow(stored, signal);
+    // Processes sharing the store refresh one at a time; whoever waited finds the new tokens.
+    return await store.lock(this.tokensKey, async () => {
+      const current = await this.tokens();
+      if (current === undefined) return false;
+      if (current.tokens.access_token !== stored.tokens.access_token) return true;
+      return await this.refreshNow(current, signal);
+    });
+  }
+
+  private async refreshNow(stored: StoredTokens, signal: AbortSignal | undefined): Promise<boolean> {
     const refreshToken = stored.tokens.refresh_token;
     if (refreshToken === undefined) return false;
     try {
-      const target = await discoverTarget(this.serverUrl, undefined, this.fetchImpl, signal);
+      const target = await discoverTarget(this.serverUrl, undefined, this.fetchImpl, signal, this.discovery);
       if (target.issuer !== stored.issuer) return false;
       const { client, method } = await this.grantClient(target, signal);
       const tokens = await requestToken({
@@ -210,7 +242,7 @@ export class OAuthAuthorizer {
   }
 
   private async authorizeWith(challenge: BearerChallenge | undefined, stepUpScope: string | undefined, signal: AbortSignal | undefined): Promise<void> {
-    const target = await discoverTarget(this.serverUrl, challenge, this.fetchImpl, signal);
+    const target = await discoverTarget(this.serverUrl, challenge, this.fetchImpl, signal, this.discovery);
     const previous = await this.tokens();
     const scope = selectScope(this.provider, target, challenge, stepUpScope, previous);
     const jwtBearer = this.provider.jwtBearer;
@@ -220,7 +252,7 @@ export class OAuthAuthorizer {
     }
     const credentials = this.provider.clientCredentials;
     if (credentials !== undefined) {
-      const { client, method } = await clientFor(this.provider, this.store, this.fetchImpl, target, signal);
+      const { client, method } = await clientFor(this.provider, this.store, this.fetchImpl, target, this.serverUrl, signal);
       const tokens = await requestToken({
         endpoint: target.tokenEndpoint,
         params: { grant_type: 'client_credentials', scope: scope ?? credentials.scope, resource: target.resource },
@@ -242,6 +274,7 @@ export class OAuthAuthorizer {
    * outcome: an assertion the server rejected is not retried, nor replaced by another grant.
    */
   private async jwtBearerGrant(config: JwtBearerConfig, target: AuthorizationTarget, scope: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+    assertIssuerAllowed(config.issuer, target.issuer, this.serverUrl, 'jwtBearer');
     let assertion: string;
     try {
       assertion = await config.assertion({ issuer: target.issuer, resource: target.resource, scope, tokenEndpoint: target.tokenEndpoint, signal });
@@ -268,8 +301,9 @@ export class OAuthAuthorizer {
    */
   private async grantClient(target: AuthorizationTarget, signal: AbortSignal | undefined): Promise<{ client: OAuthClientInformation | undefined; method: TokenEndpointAuthMethod }> {
     const jwtBearer = this.provider.jwtBearer;
-    if (jwtBearer === undefined) return await clientFor(this.provider, this.store, this.fetchImpl, target, signal);
+    if (jwtBearer === undefined) return await clientFor(this.provider, this.store, this.fetchImpl, target, this.serverUrl, signal);
     if (jwtBearer.clientId === undefined) return { client: undefined, method: 'none' };
+    if (jwtBearer.clientSecret !== undefined && jwtBearer.privateKey === undefined) assertIssuerAllowed(jwtBearer.issuer, target.issuer, this.serverUrl, 'jwtBearer');
     const client: OAuthClientInformation = { client_id: jwtBearer.clientId, ...(jwtBearer.clientSecret !== undefined ? { client_secret: jwtBearer.clientSecret } : {}) };
     return { client, method: jwtBearer.privateKey !== undefined ? 'private_key_jwt' : chooseAuthMethod(client, target.metadata) };
   }
@@ -291,7 +325,7 @@ export class OAuthAuthorizer {
     if (target.metadata !== undefined && (methods === undefined || !methods.includes('S256'))) {
       throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${target.issuer} does not advertise PKCE S256 support; refusing to authorize`);
     }
-    const { client, method } = await clientFor(this.provider, this.store, this.fetchImpl, target, signal);
+    const { client, method } = await clientFor(this.provider, this.store, this.fetchImpl, target, this.serverUrl, signal);
     const pkce = await createPkcePair();
     const state = randomToken(24);
     const url = new URL(target.authorizationEndpoint);
@@ -303,6 +337,9 @@ export class OAuthAuthorizer {
     url.searchParams.set('state', state);
     if (scope !== undefined) url.searchParams.set('scope', scope);
     url.searchParams.set('resource', target.resource);
+    // Discovery checked the endpoint; this check sits right in front of the browser launch.
+    assertAuthUrlScheme(url, 'browser');
+    await this.discovery.gate.check(url, 'browser');
     const pending: PendingAuthorization = {
       state,
       verifier: pkce.verifier,
@@ -314,6 +351,7 @@ export class OAuthAuthorizer {
       client,
       method,
       tokenEndpoint: target.tokenEndpoint,
+      expiresAt: Date.now() + this.pendingTtlMs,
     };
     await this.store.set(`pending:${state}`, pending);
     const callback = await redirect(url);

@@ -7,6 +7,7 @@ import { SdkError } from '../../core/errors.js';
 import type { FetchLike } from '../../transports/http/client-request.js';
 import type { AuthorizationTarget } from './authorization-target.js';
 import { chooseAuthMethod, registerClient } from './endpoints.js';
+import { assertIssuerAllowed } from './issuer-allowlist.js';
 import type { OAuthClientProvider } from './provider.js';
 import type { OAuthStore } from './store.js';
 import type { OAuthClientInformation, OAuthClientMetadata, TokenEndpointAuthMethod } from './types.js';
@@ -16,9 +17,10 @@ import type { OAuthClientInformation, OAuthClientMetadata, TokenEndpointAuthMeth
  * stored from an earlier registration, pre-registered, a Client ID Metadata Document URL, or
  * a new Dynamic Client Registration.
  */
-export async function clientFor(provider: OAuthClientProvider, store: OAuthStore, fetchImpl: FetchLike, target: AuthorizationTarget, signal: AbortSignal | undefined): Promise<{ client: OAuthClientInformation; method: TokenEndpointAuthMethod }> {
+export async function clientFor(provider: OAuthClientProvider, store: OAuthStore, fetchImpl: FetchLike, target: AuthorizationTarget, serverUrl: URL, signal: AbortSignal | undefined): Promise<{ client: OAuthClientInformation; method: TokenEndpointAuthMethod }> {
   const credentials = provider.clientCredentials;
   if (credentials !== undefined) {
+    if (credentials.clientSecret !== undefined && credentials.privateKey === undefined) assertIssuerAllowed(credentials.issuer, target.issuer, serverUrl, 'clientCredentials');
     const client: OAuthClientInformation = { client_id: credentials.clientId, ...(credentials.clientSecret !== undefined ? { client_secret: credentials.clientSecret } : {}) };
     return { client, method: credentials.privateKey !== undefined ? 'private_key_jwt' : chooseAuthMethod(client, target.metadata) };
   }

@@ -7,15 +7,20 @@ import { SdkError, messageOf } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
 import type { FetchLike } from '../../transports/http/client-request.js';
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata } from './types.js';
+import type { AuthUrlGate, AuthUrlPurpose } from './url-policy.js';
 
 const PRM_WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const OAUTH_WELL_KNOWN = '/.well-known/oauth-authorization-server';
 const OIDC_WELL_KNOWN = '/.well-known/openid-configuration';
+/** Redirects a metadata request follows, each to a URL the gate allows. */
+const MAX_METADATA_REDIRECTS = 3;
 
 /** Where discovery requests go, and what they may be cancelled by. */
 export interface DiscoveryOptions {
   readonly fetch: FetchLike;
   readonly signal?: AbortSignal | undefined;
+  /** Checks the URLs discovery learns from servers, and every redirect it would follow. */
+  readonly gate?: AuthUrlGate | undefined;
 }
 
 /** A metadata document and the URL it came from. */
@@ -59,15 +64,26 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
 
 /**
  * Fetches a JSON metadata document. Resolves undefined when the server has none there (an
- * error status), rejects when the request fails or the body is not a JSON object.
+ * error status), rejects when the request fails or the body is not a JSON object. Redirects
+ * are followed by hand, a few at most, and only to URLs the gate allows: a redirect is as good
+ * a way to reach 169.254.169.254 as a metadata member is.
  */
-async function fetchMetadata(url: string, options: DiscoveryOptions): Promise<Record<string, unknown> | undefined> {
+async function fetchMetadata(url: string, options: DiscoveryOptions, purpose: AuthUrlPurpose): Promise<Record<string, unknown> | undefined> {
+  let target = new URL(url);
   let response: Response;
-  try {
-    response = await options.fetch(new URL(url), { method: 'GET', headers: { accept: 'application/json' }, ...(options.signal !== undefined ? { signal: options.signal } : {}) });
-  } catch (error) {
-    throw new SdkError('AUTHORIZATION_FAILED', `Fetching metadata from ${url} failed: ${messageOf(error)}`, { cause: error });
+  for (let hops = 0; ; hops++) {
+    try {
+      response = await options.fetch(target, { method: 'GET', headers: { accept: 'application/json' }, redirect: 'manual', ...(options.signal !== undefined ? { signal: options.signal } : {}) });
+    } catch (error) {
+      throw new SdkError('AUTHORIZATION_FAILED', `Fetching metadata from ${target.href} failed: ${messageOf(error)}`, { cause: error });
+    }
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+    if (location === null) break;
+    await response.body?.cancel().catch(() => undefined);
+    if (hops >= MAX_METADATA_REDIRECTS) throw new SdkError('AUTHORIZATION_FAILED', `Fetching metadata from ${url} was redirected more than ${MAX_METADATA_REDIRECTS} times`);
+    target = options.gate === undefined ? new URL(location, target) : await options.gate.check(location, purpose, target);
   }
+  if (response.type === 'opaqueredirect') throw new SdkError('AUTHORIZATION_FAILED', `The metadata at ${url} redirects, and this runtime hides where to`);
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
     return undefined;
@@ -88,8 +104,18 @@ async function fetchMetadata(url: string, options: DiscoveryOptions): Promise<Re
  * server predates RFC 9728 (MCP 2025-03-26).
  */
 export async function discoverProtectedResource(serverUrl: URL, fromChallenge: string | undefined, options: DiscoveryOptions): Promise<Discovered<ProtectedResourceMetadata> | undefined> {
+  if (fromChallenge !== undefined && options.gate !== undefined) {
+    // The server's own origin is where the user already sends requests; anywhere else is checked.
+    let origin: string | undefined;
+    try {
+      origin = new URL(fromChallenge, serverUrl).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== serverUrl.origin) await options.gate.check(fromChallenge, 'resource-metadata', serverUrl);
+  }
   for (const url of protectedResourceMetadataUrls(serverUrl, fromChallenge)) {
-    const metadata = await fetchMetadata(url, options);
+    const metadata = await fetchMetadata(url, options, 'resource-metadata');
     if (metadata === undefined) continue;
     if (typeof metadata.resource !== 'string') {
       throw new SdkError('AUTHORIZATION_FAILED', `The Protected Resource Metadata at ${url} has no resource`);
@@ -130,7 +156,7 @@ export function canonicalResource(serverUrl: URL): string {
  */
 export async function discoverAuthorizationServer(issuer: string, options: DiscoveryOptions): Promise<Discovered<AuthorizationServerMetadata> | undefined> {
   for (const url of authorizationServerMetadataUrls(issuer)) {
-    const metadata = await fetchMetadata(url, options);
+    const metadata = await fetchMetadata(url, options, 'authorization-server');
     if (metadata === undefined) continue;
     if (metadata.issuer !== issuer) {
       throw new SdkError('AUTHORIZATION_FAILED', `The authorization server metadata at ${url} names the issuer ${JSON.stringify(metadata.issuer)} instead of ${JSON.stringify(issuer)}`);

@@ -123,12 +123,22 @@ export async function registerClient(fetchImpl: FetchLike, endpoint: string, met
   return value as OAuthClientInformation;
 }
 
+/**
+ * POSTs to an authorization server endpoint and reads the JSON answer. Redirects are refused
+ * (`redirect: 'error'`, and any 3xx a fetch hands back anyway): a 307 or 308 would re-send the
+ * client secret, the code verifier or the refresh token to wherever the Location points.
+ */
 async function postForJson(fetchImpl: FetchLike, endpoint: string, init: RequestInit, signal: AbortSignal | undefined, what: string, observe?: (response: Response) => void): Promise<Record<string, unknown>> {
   let response: Response;
+  const request: RequestInit = { ...init, redirect: 'error', ...(signal === undefined ? {} : { signal }) };
   try {
-    response = await fetchImpl(new URL(endpoint), signal === undefined ? init : { ...init, signal });
+    response = await fetchImpl(new URL(endpoint), request);
   } catch (error) {
     throw new SdkError('AUTHORIZATION_FAILED', `The ${what} request to ${endpoint} failed: ${messageOf(error)}`, { cause: error });
+  }
+  if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
+    await response.body?.cancel().catch(() => undefined);
+    throw new SdkError('AUTHORIZATION_FAILED', `The ${what} endpoint ${endpoint} answered with a redirect (HTTP ${response.status}); OAuth requests do not follow redirects`);
   }
   observe?.(response);
   const text = await response.text().catch(() => '');

@@ -9,6 +9,7 @@ import { SdkError } from '../../core/errors.js';
 import type { FetchLike } from '../../transports/http/client-request.js';
 import type { JwsAlgorithm } from './crypto.js';
 import { chooseAuthMethod, requestToken } from './endpoints.js';
+import type { IssuerAllowlist } from './issuer-allowlist.js';
 import type { OAuthClientInformation, OAuthTokens } from './types.js';
 
 /** `grant_type` of the JWT bearer grant (RFC 7523 §2.1). */
@@ -66,6 +67,12 @@ export interface JwtBearerConfig {
   readonly signingAlgorithm?: JwsAlgorithm | undefined;
   /** The scope to request when the server's challenge names none. */
   readonly scope?: string | undefined;
+  /**
+   * The authorization servers (issuer identifiers) the assertion and `clientSecret` are for;
+   * neither is asked for nor sent when the metadata names another issuer. Default: only an
+   * authorization server at the MCP server's own origin.
+   */
+  readonly issuer?: IssuerAllowlist | undefined;
 }
 
 /** A token exchange request (RFC 8693 §2.1). */
@@ -166,6 +173,7 @@ export interface IdJagOptions {
  *   jwtBearer: {
  *     clientId: 'mcp-host',
  *     clientSecret: 'secret-at-the-mcp-authorization-server',
+ *     issuer: 'https://as.example.com',
  *     assertion: idJagAssertion({ tokenEndpoint: 'https://idp.example.com/oauth2/token', clientId: 'mcp-host-at-idp', idToken }),
  *   },
  * };

@@ -37,6 +37,8 @@ export { bearerRequestGuard, installOAuthPlugin, oauthFetchWrapper } from './plu
 export type { ClientCredentialsConfig, OAuthClientProvider } from './provider.js';
 export { authInfoOf, createBearerGuard, InvalidTokenError, type BearerAuthOptions, type DpopGuardOptions, type BearerGuard, type GuardOutcome, type TokenVerifier } from './resource-server.js';
 export { InMemoryOAuthStore, type OAuthStore } from './store.js';
+export type { IssuerAllowlist } from './issuer-allowlist.js';
+export { addressClassOf, defaultAuthUrlPolicy, type AddressClass, type AuthUrlCheck, type AuthUrlPolicy, type AuthUrlPurpose } from './url-policy.js';
 export type { JwsAlgorithm } from './crypto.js';
 export {
   OAuthError,

@@ -5,8 +5,10 @@
 import type { JwsAlgorithm } from './crypto.js';
 import type { DpopOptions } from './dpop.js';
 import type { JwtBearerConfig } from './grants.js';
+import type { IssuerAllowlist } from './issuer-allowlist.js';
 import type { OAuthStore } from './store.js';
 import type { OAuthClientInformation, OAuthClientMetadata } from './types.js';
+import type { AuthUrlPolicy } from './url-policy.js';
 
 /**
  * Credentials of a client that acts on its own behalf (the `client_credentials` grant, MCP's
@@ -23,6 +25,13 @@ export interface ClientCredentialsConfig {
   readonly signingAlgorithm?: JwsAlgorithm | undefined;
   /** The scope to request when the server's challenge names none. */
   readonly scope?: string | undefined;
+  /**
+   * The authorization servers (issuer identifiers) `clientSecret` belongs to; it is sent to no
+   * other, and metadata naming another issuer is refused. Default: only an authorization server
+   * at the MCP server's own origin. A `privateKey` alone needs no list (its assertion is
+   * addressed to the issuer).
+   */
+  readonly issuer?: IssuerAllowlist | undefined;
 }
 
 /**
@@ -93,4 +102,23 @@ export interface OAuthClientProvider {
    * `use_dpop_nonce` challenges are answered once with their nonce.
    */
   readonly dpop?: boolean | DpopOptions | undefined;
+  /**
+   * Decides which discovered URLs (resource metadata, the authorization server and its
+   * endpoints, the authorization URL) the client may use, after the fixed rule that they be
+   * `https:` (or `http:` on loopback). Default `defaultAuthUrlPolicy`: literal private,
+   * link-local and unspecified addresses are refused unless the MCP server is in the same range.
+   */
+  readonly urlPolicy?: AuthUrlPolicy | undefined;
+  /**
+   * Use the default `/authorize`, `/token` and `/register` endpoints at the server's origin when
+   * a server publishes neither Protected Resource Metadata nor authorization server metadata, as
+   * MCP 2025-03-26 allowed (default false: PKCE support cannot be confirmed, and from 2025-06-18
+   * on the client must refuse).
+   */
+  readonly legacyEndpointFallback?: boolean | undefined;
+  /**
+   * How long an authorization in progress (`pending:<state>` in the store) can be finished, in
+   * milliseconds (default 10 minutes, at most 24 hours); a later redirect is refused.
+   */
+  readonly pendingAuthorizationTtlMs?: number | undefined;
 }

@@ -5,10 +5,11 @@
  * (RFC 9728) is served, and the verified {@link AuthInfo} reaches handlers through
  * `context.extra.authInfo`.
  */
-import { asError } from '../../core/errors.js';
+import { asError, SdkError } from '../../core/errors.js';
 import type { HttpReply, HttpRequestView } from '../../transports/http/http-types.js';
 import { formatBearerChallenge } from './challenge.js';
 import { DPOP_ALGORITHMS, InvalidDpopProofError, verifyDpopProof, type VerifiedDpopProof } from './dpop.js';
+import { DEFAULT_DPOP_REPLAY_CACHE_ENTRIES, ReplayCache } from './replay-cache.js';
 import type { AuthInfo, ProtectedResourceMetadata } from './types.js';
 
 const PRM_WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -97,6 +98,11 @@ export interface DpopGuardOptions {
   nonce?(): string | Promise<string>;
   /** How far a proof's `iat` may be from now, in seconds (default 300); proof ids are remembered that long to refuse replays. */
   readonly maxAgeSeconds?: number | undefined;
+  /**
+   * The most proof ids remembered for replay checks (default 100,000, about 10 MB). Only proofs
+   * that came with a valid token are remembered; when full, the id closest to expiry is dropped.
+   */
+  readonly maxReplayEntries?: number | undefined;
 }
 
 /** What the guard decided about one request. */
@@ -114,6 +120,8 @@ export interface BearerGuard {
   readonly metadata: ProtectedResourceMetadata;
   /** Serves the metadata, refuses requests without a valid token, and lets the rest through with their `authInfo`. */
   check(request: HttpRequestView): Promise<GuardOutcome>;
+  /** How many DPoP proof ids the replay check remembers now (0 without `dpop`), for monitoring. */
+  readonly dpopReplayEntries: number;
 }
 
 /** Two resource identifiers name the same resource when they differ at most by a trailing slash. */
@@ -207,7 +215,10 @@ export function createBearerGuard(options: BearerAuthOptions): BearerGuard {
   const challenge = { scope, resource_metadata: metadataUrl };
   const dpop = options.dpop === undefined || options.dpop === false ? undefined : options.dpop === true ? {} : options.dpop;
   const maxAgeSeconds = dpop?.maxAgeSeconds ?? 300;
-  const seenProofs = new Map<string, number>();
+  const maxReplayEntries = dpop?.maxReplayEntries ?? DEFAULT_DPOP_REPLAY_CACHE_ENTRIES;
+  if (!(Number.isSafeInteger(maxReplayEntries) && maxReplayEntries > 0)) throw new SdkError('INVALID_ARGUMENT', `dpop.maxReplayEntries must be a positive integer, not ${String(maxReplayEntries)}`);
+  // A proof is fresh for maxAgeSeconds either side of its iat, so a replay can pass for twice that.
+  const seenProofs = new ReplayCache(maxReplayEntries, 2 * maxAgeSeconds * 1000);
   const authorization = dpop === undefined ? /^(Bearer)[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i : /^(Bearer|DPoP)[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 
   const check = async (request: HttpRequestView): Promise<GuardOutcome> => {
@@ -235,10 +246,6 @@ export function createBearerGuard(options: BearerAuthOptions): BearerGuard {
         if (!(error instanceof InvalidDpopProofError)) throw asError(error);
         return unauthorized(error.message, error.nonce ? 'use_dpop_nonce' : 'invalid_dpop_proof');
       }
-      const now = Date.now();
-      for (const [jti, until] of seenProofs) if (until <= now) seenProofs.delete(jti);
-      if (seenProofs.has(proof.jti)) return unauthorized('The DPoP proof was used before', 'invalid_dpop_proof');
-      seenProofs.set(proof.jti, now + 2 * maxAgeSeconds * 1000);
     }
     let info: AuthInfo | undefined;
     try {
@@ -255,13 +262,22 @@ export function createBearerGuard(options: BearerAuthOptions): BearerGuard {
       return unauthorized(info.resource === undefined ? 'The token names no audience' : `The token was issued for ${info.resource}, not for this server`);
     }
     if (info.expiresAt !== undefined && info.expiresAt * 1000 <= Date.now()) return unauthorized('The token has expired');
+    // Only now, with the token and the proof verified, is the proof id worth remembering.
+    if (proof !== undefined && !seenProofs.use(`${proof.jkt}.${proof.jti}`, Date.now())) return unauthorized('The DPoP proof was used before', 'invalid_dpop_proof');
     const missing = required.filter((needed) => !info.scopes.includes(needed));
     if (missing.length > 0) {
       return { reply: refusal(403, challenge, 'insufficient_scope', `The token lacks the scope ${missing.join(' ')}`, schemes, scheme) };
     }
     return { request: withAuthInfo(request, info) };
   };
-  return { metadataUrl, metadata, check };
+  return {
+    metadataUrl,
+    metadata,
+    check,
+    get dpopReplayEntries() {
+      return seenProofs.size;
+    },
+  };
 }
 
 /**

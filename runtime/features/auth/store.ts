@@ -27,6 +27,13 @@ export interface OAuthStore {
   set(key: string, value: unknown): void | Promise<void>;
   /** Removes `key`. */
   delete(key: string): void | Promise<void>;
+  /**
+   * Runs `work` while holding the lock `name`, for stores that several processes share: the
+   * client refreshes under the lock of the server's tokens and reads them again first, so that
+   * one refresh serves every process (authorization servers that detect refresh-token reuse
+   * revoke the whole grant when two processes spend the same one). Optional.
+   */
+  lock?<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
 
 /**

@@ -131,7 +131,7 @@ export interface AuthInfo {
  * ```ts
  * import { OAuthAuthorizer, OAuthError } from 'mcpgen/auth';
  *
- * const authorizer = new OAuthAuthorizer('https://mcp.example.com/mcp', { clientCredentials: { clientId: 'job', clientSecret: 'secret' } });
+ * const authorizer = new OAuthAuthorizer('https://mcp.example.com/mcp', { clientCredentials: { clientId: 'job', clientSecret: 'secret', issuer: 'https://auth.example.com' } });
  * try {
  *   await authorizer.authorize();
  * } catch (error) {

@@ -359,6 +359,11 @@ class SessionStore implements OAuthStore {
     if (key.startsWith('pending:')) return this.pending.delete(key);
     await this.file.delete(key);
   }
+
+  /** The credential file's lock, so that CLI processes refreshing at once spend one refresh token. */
+  lock<T>(name: string, work: () => Promise<T>): Promise<T> {
+    return this.file.lock(name, work);
+  }
 }
 
 /** Whether a stored client registration lists `redirectUrl` (registrations that list none are kept). */

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SdkError } from '../../../core/errors.js';
+import { assertAuthUrlScheme } from '../url-policy.js';
 
 /** Default wait for the user to finish in the browser: 5 minutes. */
 export const DEFAULT_LOOPBACK_TIMEOUT_MS = 5 * 60_000;
@@ -38,8 +39,14 @@ export interface LoopbackReceiver {
   close(): Promise<void>;
 }
 
-/** Opens `url` with the platform's opener, without a shell. */
+/**
+ * Opens `url` with the platform's opener, without a shell. Only `https:` URLs (and `http:` on
+ * loopback) are opened: the openers hand `file:`, `search-ms:` and custom protocols to whatever
+ * program claims them, so an authorization endpoint from hostile metadata could run one.
+ * Throws SdkError('AUTHORIZATION_FAILED') for anything else.
+ */
 export function openInBrowser(url: string): void {
+  assertAuthUrlScheme(new URL(url), 'browser');
   const [command, args] = process.platform === 'darwin'
     ? ['open', [url]]
     : process.platform === 'win32'
@@ -104,6 +111,8 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
     redirectToAuthorization: async (authorizationUrl) => {
       const state = authorizationUrl.searchParams.get('state');
       if (state === null) throw new SdkError('INVALID_ARGUMENT', 'The authorization URL has no state parameter');
+      // In front of any opener, the application's own included.
+      assertAuthUrlScheme(authorizationUrl, 'browser');
       const arrived = new Promise<URL>((resolve, reject) => {
         const timer = setTimeout(() => {
           waiting.delete(state);

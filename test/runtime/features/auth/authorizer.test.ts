@@ -4,7 +4,7 @@
  * failures, legacy discovery, client credentials, resource and issuer checks).
  */
 import { generateKeyPairSync, verify } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serveRoutes, type Route } from './fixtures/route-server.js';
 import { InMemoryOAuthStore, OAuthAuthorizer, withOAuth, type OAuthClientProvider, type StoredTokens } from '../../../../runtime/features/auth/index.js';
 import { startAuthorizationServer } from './fixtures/authorization-server.js';
@@ -89,7 +89,7 @@ describe('OAuthAuthorizer', () => {
     await expect(new OAuthAuthorizer(`${mcp}/mcp`, interactive()).authorize()).rejects.toThrow(/names the issuer "https:\/\/attacker.example.com"/);
   });
 
-  it('falls back to the 2025-03-26 default endpoints at the server origin when there is no metadata', async () => {
+  it('falls back to the 2025-03-26 default endpoints at the server origin when there is no metadata, on request', async () => {
     const seen: string[] = [];
     const mcp = await serve((base) => ({
       'POST /register': (_request, _body, response) => {
@@ -106,7 +106,7 @@ describe('OAuthAuthorizer', () => {
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'legacy-token', token_type: 'Bearer' }));
       },
     }));
-    const token = await new OAuthAuthorizer(`${mcp}/mcp`, interactive()).authorize();
+    const token = await new OAuthAuthorizer(`${mcp}/mcp`, { ...interactive(), legacyEndpointFallback: true }).authorize();
     expect(token).toBe('legacy-token');
     expect(seen).toEqual(['register', 'authorize', `token Basic ${btoa('legacy:s3cret')} ${mcp}/mcp`]);
   });
@@ -156,5 +156,58 @@ describe('OAuthAuthorizer', () => {
     expect(response.status).toBe(403);
     expect(as.log.authorizations.map((entry) => entry.scope)).toEqual(['admin offline_access']);
     expect(authorizations).toBe(1);
+  });
+
+  it('refuses to authorize when no metadata confirms PKCE support, unless asked for the 2025-03-26 fallback', async () => {
+    const seen: string[] = [];
+    const record: Route = (request, _body, response) => {
+      seen.push(`${request.method} ${request.url}`);
+      response.writeHead(500).end();
+    };
+    const mcp = await serve(() => ({ 'POST /register': record, 'GET /authorize': record, 'POST /token': record }));
+    const opened: URL[] = [];
+    const provider: OAuthClientProvider = { ...interactive(), redirectToAuthorization: async (url) => void opened.push(url) };
+    await expect(new OAuthAuthorizer(`${mcp}/mcp`, provider).authorize()).rejects.toThrow(/PKCE support cannot be confirmed; refusing to authorize/);
+    await expect(new OAuthAuthorizer(mcp, { clientCredentials: { clientId: 'job', clientSecret: 's' } }).authorize()).rejects.toThrow(/PKCE support cannot be confirmed/);
+    expect(seen).toEqual([]);
+    expect(opened).toEqual([]);
+  });
+
+  it('refuses metadata that does not list S256 before sending the user anywhere', async () => {
+    const as = await serve((base) => ({
+      'GET /.well-known/oauth-authorization-server': json({ issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, registration_endpoint: `${base}/register`, code_challenge_methods_supported: ['plain'] }),
+    }));
+    const mcp = await serve((base) => ({ 'GET /.well-known/oauth-protected-resource': json({ resource: base, authorization_servers: [as] }) }));
+    const opened: URL[] = [];
+    await expect(new OAuthAuthorizer(mcp, { ...interactive(), redirectToAuthorization: async (url) => void opened.push(url) }).authorize()).rejects.toThrow(/does not advertise PKCE S256/);
+    expect(opened).toEqual([]);
+  });
+
+  it('refuses an authorization response that comes back after the pending authorization expired', async () => {
+    const as = await startAuthorizationServer();
+    cleanups.push(() => as.close());
+    const mcp = await serve((base) => ({ 'GET /.well-known/oauth-protected-resource': json({ resource: base, authorization_servers: [as.issuer] }) }));
+    const store = new InMemoryOAuthStore();
+    let authorizationUrl: URL | undefined;
+    const provider: OAuthClientProvider = { ...interactive(store), pendingAuthorizationTtlMs: 60_000, redirectToAuthorization: async (url) => void (authorizationUrl = url) };
+    const late = new OAuthAuthorizer(mcp, provider);
+    await expect(late.authorize()).rejects.toThrow(/call finishAuthorization/);
+    const callback = (await fetch(authorizationUrl!, { redirect: 'manual' })).headers.get('location')!;
+    const pendingKey = `pending:${new URL(callback).searchParams.get('state')}`;
+    expect(store.keys()).toContain(pendingKey);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_001 });
+    try {
+      await expect(late.finishAuthorization(callback)).rejects.toThrow(/after the authorization it answers expired/);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(store.keys()).not.toContain(pendingKey);
+    expect(as.log.tokenRequests).toEqual([]);
+
+    // Within the time, the same flow completes.
+    const onTime = new OAuthAuthorizer(mcp, provider);
+    await expect(onTime.authorize()).rejects.toThrow(/call finishAuthorization/);
+    await onTime.finishAuthorization((await fetch(authorizationUrl!, { redirect: 'manual' })).headers.get('location')!);
+    expect((await onTime.tokens())?.issuer).toBe(as.issuer);
   });
 });

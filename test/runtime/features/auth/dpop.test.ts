@@ -181,8 +181,8 @@ async function dpopPeers(options: { bearerOnly?: boolean } = {}) {
 
 describe('withOAuth with DPoP', () => {
   it('obtains a bound token and presents it with the DPoP scheme, answering both servers\' nonce challenges', async () => {
-    const { rs, log } = await dpopPeers();
-    const provider: OAuthClientProvider = { clientCredentials: { clientId: 'job', clientSecret: 'secret' }, dpop: true };
+    const { as, rs, log } = await dpopPeers();
+    const provider: OAuthClientProvider = { clientCredentials: { clientId: 'job', clientSecret: 'secret', issuer: as }, dpop: true };
     const authFetch = withOAuth((url, init) => fetch(url, init), provider);
     const post = async (): Promise<unknown> => await (await authFetch(new URL(`${rs}/mcp?x=1`), { method: 'POST', body: '{}' })).json();
     expect(await post()).toEqual({ ok: 'dpop' });
@@ -195,16 +195,16 @@ describe('withOAuth with DPoP', () => {
   });
 
   it('presents a Bearer token without a proof when the authorization server did not bind it', async () => {
-    const { rs, log } = await dpopPeers({ bearerOnly: true });
-    const authFetch = withOAuth((url, init) => fetch(url, init), { clientCredentials: { clientId: 'job', clientSecret: 'secret' }, dpop: true });
+    const { as, rs, log } = await dpopPeers({ bearerOnly: true });
+    const authFetch = withOAuth((url, init) => fetch(url, init), { clientCredentials: { clientId: 'job', clientSecret: 'secret', issuer: as }, dpop: true });
     expect(await (await authFetch(new URL(`${rs}/mcp`), { method: 'POST', body: '{}' })).json()).toEqual({ ok: 'bearer' });
     expect(log.tokenRequests).toEqual([{ nonce: undefined, proof: true }]);
     expect(log.resourceRequests).toEqual(['', 'Bearer']);
   });
 
   it('sends no proofs without the dpop option', async () => {
-    const { rs, log } = await dpopPeers();
-    const authFetch = withOAuth((url, init) => fetch(url, init), { clientCredentials: { clientId: 'job', clientSecret: 'secret' } });
+    const { as, rs, log } = await dpopPeers();
+    const authFetch = withOAuth((url, init) => fetch(url, init), { clientCredentials: { clientId: 'job', clientSecret: 'secret', issuer: as } });
     expect(await (await authFetch(new URL(`${rs}/mcp`), { method: 'POST', body: '{}' })).json()).toEqual({ ok: 'bearer' });
     expect(log.tokenRequests).toEqual([{ nonce: undefined, proof: false }]);
   });

@@ -109,7 +109,7 @@ describe('the JWT bearer grant through withOAuth', () => {
     const idp = await serve(() => (_seen, response) => send(response, 200, { access_token: 'the-id-jag', issued_token_type: TOKEN_TYPES.idJag, token_type: 'N_A' }));
     const { as, mcp } = await protectedServer(() => ({ status: 200, body: { access_token: 'at-1', token_type: 'Bearer' } }));
     const provider: OAuthClientProvider = {
-      jwtBearer: { clientId: 'host', clientSecret: 'host-secret', assertion: idJagAssertion({ tokenEndpoint: `${idp.base}/token`, clientId: 'host-at-idp', idToken: async () => 'user-id-token' }) },
+      jwtBearer: { clientId: 'host', clientSecret: 'host-secret', issuer: as.base, assertion: idJagAssertion({ tokenEndpoint: `${idp.base}/token`, clientId: 'host-at-idp', idToken: async () => 'user-id-token' }) },
     };
     const response = await withOAuth((url, init) => fetch(url, init), provider)(new URL(`${mcp.base}/mcp`), { method: 'POST', body: '{}' });
     expect(await response.json()).toEqual({ ok: true });
@@ -124,6 +124,7 @@ describe('the JWT bearer grant through withOAuth', () => {
     const contexts: unknown[] = [];
     const anonymous = withOAuth((url, init) => fetch(url, init), {
       jwtBearer: {
+        issuer: as.base,
         scope: 'tools:call',
         assertion: (context) => {
           contexts.push({ issuer: context.issuer, resource: context.resource, scope: context.scope });
@@ -136,14 +137,14 @@ describe('the JWT bearer grant through withOAuth', () => {
     expect(tokenRequests(as.seen)[0]!.form).toEqual({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: 'workload-jwt', scope: 'tools:call', resource: `${mcp.base}/mcp` });
     expect(tokenRequests(as.seen)[0]!.authorization).toBeUndefined();
 
-    const named = withOAuth((url, init) => fetch(url, init), { jwtBearer: { clientId: 'workload', assertion: () => 'workload-jwt' } });
+    const named = withOAuth((url, init) => fetch(url, init), { jwtBearer: { clientId: 'workload', issuer: as.base, assertion: () => 'workload-jwt' } });
     expect((await named(new URL(`${mcp.base}/mcp`), { method: 'POST', body: '{}' })).status).toBe(200);
     expect(tokenRequests(as.seen)[1]!.form).toMatchObject({ client_id: 'workload', assertion: 'workload-jwt' });
   });
 
   it('reports a refused assertion without retrying it or falling back to another grant', async () => {
     const { as, mcp } = await protectedServer(() => ({ status: 400, body: { error: 'invalid_grant', error_description: 'expired' } }));
-    const authFetch = withOAuth((url, init) => fetch(url, init), { jwtBearer: { clientId: 'workload', assertion: () => 'expired-jwt' } });
+    const authFetch = withOAuth((url, init) => fetch(url, init), { jwtBearer: { clientId: 'workload', issuer: as.base, assertion: () => 'expired-jwt' } });
     await expect(authFetch(new URL(`${mcp.base}/mcp`), { method: 'POST', body: '{}' })).rejects.toMatchObject({ error: 'invalid_grant' });
     expect(tokenRequests(as.seen).map((entry) => entry.form.grant_type)).toEqual(['urn:ietf:params:oauth:grant-type:jwt-bearer']);
   });

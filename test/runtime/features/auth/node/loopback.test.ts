@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackReceiver, type LoopbackReceiver } from '../../../../../runtime/node.js';
+import { openInBrowser, startLoopbackReceiver, type LoopbackReceiver } from '../../../../../runtime/node.js';
 
 const receivers: LoopbackReceiver[] = [];
 afterEach(async () => {
@@ -30,4 +30,18 @@ describe('startLoopbackReceiver', () => {
     receivers.push(receiver);
     await expect(receiver.redirectToAuthorization(new URL('https://as.example.com/authorize?state=s'))).rejects.toThrow(/within 50 ms/);
   });
+
+  it.each(['file:///etc/passwd', 'search-ms:query=x&crumb=location:\\\\attacker\\share', 'ms-settings:', 'http://as.example.com/authorize?state=s'])(
+    'refuses to open %s, with its own opener or the application\'s',
+    async (href) => {
+      expect(() => openInBrowser(href)).toThrow(/must be https \(or http on loopback\)/);
+      const opened: string[] = [];
+      const receiver = await startLoopbackReceiver({ openBrowser: (url) => void opened.push(url), timeoutMs: 5_000 });
+      receivers.push(receiver);
+      const url = new URL(href);
+      url.searchParams.set('state', 's');
+      await expect(receiver.redirectToAuthorization(url)).rejects.toThrow(/Refusing the browser URL/);
+      expect(opened).toEqual([]);
+    },
+  );
 });

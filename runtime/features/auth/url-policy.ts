@@ -91,8 +91,8 @@ function ipv6Class(groups: readonly number[]): AddressClass {
 /**
  * The class of a host as a parsed URL spells it (`127.0.0.1`, `[::1]`, `localhost`, a name;
  * URL parsing has already turned `2130706433` and `[::ffff:127.0.0.1]` into those forms). Names
- * other than `localhost` are `public`: this check reads no DNS (see `resolvingAuthUrlPolicy`
- * in `mcpgen/node` for one that does).
+ * other than `localhost` are `public`: this check reads no DNS, so a name that resolves to a
+ * private address passes it (a `urlPolicy` of one's own can resolve names first).
  */
 export function addressClassOf(hostname: string): AddressClass {
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;

@@ -136,10 +136,10 @@ export class SecurityPolicy {
       return undefined;
     }
     const allowed = this.cors.origins;
-    if (allowed !== undefined && !allowed.some((entry) => originMatches(entry, origin))) {
-      return undefined;
-    }
-    return origin;
+    if (allowed !== undefined) return allowed.some((entry) => originMatches(entry, origin)) ? origin : undefined;
+    // `cors: true` names no origins: grant pages served from the accepted hosts (loopback unless
+    // configured), never any page at all, even where a proxy checks Host and Origin instead.
+    return this.originAllowed(origin, this.options.allowedHosts ?? LOOPBACK_HOSTS) ? origin : undefined;
   }
 }
 

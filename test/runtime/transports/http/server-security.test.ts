@@ -182,6 +182,22 @@ describe('CORS', () => {
     expect(local.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('with cors: true and no origins, grants pages of accepted hosts only, even with the rebinding checks off', async () => {
+    handler({ cors: true, dnsRebindingProtection: false });
+    const foreign = await initialize('mcp.example.com', { origin: 'https://evil.example' });
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await mcp.fetch(
+      new Request('http://mcp.example.com/mcp', {
+        method: 'OPTIONS',
+        headers: { host: 'mcp.example.com', origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+      }),
+      { localAddress: '10.0.0.5' },
+    );
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const local = await initialize('mcp.example.com', { origin: 'http://localhost:5173' });
+    expect(local.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+  });
+
   it('is off by default: no CORS headers, OPTIONS gets 405', async () => {
     handler();
     const response = await initialize('localhost:3000', { origin: 'http://localhost:5173' });

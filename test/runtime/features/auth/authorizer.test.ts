@@ -5,7 +5,7 @@
  */
 import { generateKeyPairSync, verify } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serveRoutes, type Route } from './fixtures/route-server.js';
+import { json, serveRoutes, type Route } from './fixtures/route-server.js';
 import { InMemoryOAuthStore, OAuthAuthorizer, withOAuth, type OAuthClientProvider, type StoredTokens } from '../../../../runtime/features/auth/index.js';
 import { startAuthorizationServer } from './fixtures/authorization-server.js';
 
@@ -15,10 +15,6 @@ afterEach(async () => {
 });
 
 const serve = (routes: (base: string) => Record<string, Route>): Promise<string> => serveRoutes(routes, cleanups);
-
-const json = (value: unknown): Route => (_request, _body, response) => {
-  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-};
 
 function interactive(store = new InMemoryOAuthStore()): OAuthClientProvider & { store: InMemoryOAuthStore } {
   return {

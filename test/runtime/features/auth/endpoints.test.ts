@@ -4,7 +4,7 @@
  * the request body (the client secret, the registration).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveRoutes, type Route } from './fixtures/route-server.js';
+import { json, serveRoutes, type Route } from './fixtures/route-server.js';
 import { InMemoryOAuthStore, OAuthAuthorizer } from '../../../../runtime/features/auth/index.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -13,10 +13,6 @@ afterEach(async () => {
 });
 
 const serve = (routes: (base: string) => Record<string, Route>): Promise<string> => serveRoutes(routes, cleanups);
-
-const json = (value: unknown): Route => (_request, _body, response) => {
-  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-};
 
 /** A server that records every request it gets, as the target of a redirect. */
 async function collector(): Promise<{ base: string; received: string[] }> {

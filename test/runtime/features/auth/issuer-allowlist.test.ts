@@ -4,7 +4,7 @@
  * receives neither the client secret nor the workload's JWT.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveRoutes, type Route } from './fixtures/route-server.js';
+import { json, serveRoutes, type Route } from './fixtures/route-server.js';
 import { OAuthAuthorizer, type OAuthClientProvider } from '../../../../runtime/features/auth/index.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -13,10 +13,6 @@ afterEach(async () => {
 });
 
 const serve = (routes: (base: string) => Record<string, Route>): Promise<string> => serveRoutes(routes, cleanups);
-
-const json = (value: unknown): Route => (_request, _body, response) => {
-  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-};
 
 /** An authorization server that issues a token to anyone and records each token request. */
 async function authorizationServer(): Promise<{ issuer: string; requests: string[] }> {

@@ -4,7 +4,7 @@
  * http on loopback) or that lies in a private, link-local or unspecified range.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveRoutes, type Route } from './fixtures/route-server.js';
+import { json, serveRoutes, type Route } from './fixtures/route-server.js';
 import { InMemoryOAuthStore, OAuthAuthorizer, withOAuth, type OAuthClientProvider } from '../../../../runtime/features/auth/index.js';
 import { addressClassOf, defaultAuthUrlPolicy } from '../../../../runtime/features/auth/url-policy.js';
 import type { FetchLike } from '../../../../runtime/transports/http/client-request.js';
@@ -16,10 +16,6 @@ afterEach(async () => {
 });
 
 const serve = (routes: (base: string) => Record<string, Route>): Promise<string> => serveRoutes(routes, cleanups);
-
-const json = (value: unknown): Route => (_request, _body, response) => {
-  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-};
 
 /** A fetch that records every URL and reaches only 127.0.0.1 (anything else fails at once instead of hanging). */
 function recordingFetch(): FetchLike & { urls: string[] } {

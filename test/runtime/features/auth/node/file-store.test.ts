@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileOAuthStore } from '../../../../../runtime/node.js';
 import type { StoredTokens } from '../../../../../runtime/features/auth/index.js';
-import { serveRoutes, type Route } from '../fixtures/route-server.js';
+import { json, serveRoutes } from '../fixtures/route-server.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -71,7 +71,6 @@ describe('FileOAuthStore', () => {
     const refreshes: string[] = [];
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const json = (value: unknown): Route => (_request, _body, response) => void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     const as = await serveRoutes((base) => ({
       'GET /.well-known/oauth-authorization-server': json({ issuer: base, token_endpoint: `${base}/token`, code_challenge_methods_supported: ['S256'] }),
       'POST /token': (_request, body, response) => {

@@ -10,6 +10,7 @@ import { SdkError } from '../../core/errors.js';
 import { isJsonObject, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
 import { findHttpTransportError, HttpTransportError } from './client-errors.js';
 import { delay } from './client-request.js';
+import { reconnectDelay, type ReconnectPolicy } from './client-reconnect.js';
 
 /** How answer POSTs are retried. */
 export interface AnswerRetryOptions {
@@ -36,13 +37,10 @@ export interface AnswerOptions {
 /** Default `maxAnswersInFlight`. */
 export const DEFAULT_MAX_ANSWERS_IN_FLIGHT = 16;
 
-interface RetryPolicy {
-  readonly maxRetries: number;
-  readonly initialDelayMs: number;
-  readonly maxDelayMs: number;
-}
+/** The stream reconnection's schedule, doubling: one backoff for everything the client retries. */
+type RetryPolicy = ReconnectPolicy;
 
-const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, initialDelayMs: 100, maxDelayMs: 2_000 };
+const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, initialDelayMs: 100, maxDelayMs: 2_000, factor: 2 };
 
 /** Statuses worth another attempt: the server may take the same answer a moment later. */
 const PASSING_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
@@ -113,7 +111,7 @@ export class AnswerPoster {
         } catch (error) {
           if (attempt > this.policy.maxRetries || this.signal.aborted || !passing(error)) throw this.failure(message, attempt, error);
         }
-        await delay(Math.min(this.policy.initialDelayMs * 2 ** (attempt - 1), this.policy.maxDelayMs), this.signal);
+        await delay(reconnectDelay(this.policy, attempt - 1, undefined), this.signal);
       }
     } finally {
       this.next();
@@ -163,6 +161,7 @@ function retryPolicy(options: AnswerRetryOptions | undefined): RetryPolicy {
     maxRetries: options?.maxRetries ?? DEFAULT_RETRY.maxRetries,
     initialDelayMs: options?.initialDelayMs ?? DEFAULT_RETRY.initialDelayMs,
     maxDelayMs: options?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+    factor: DEFAULT_RETRY.factor,
   };
   if (!Number.isSafeInteger(policy.maxRetries) || policy.maxRetries < 0 || !(policy.initialDelayMs >= 0) || !(policy.maxDelayMs >= 0)) {
     throw new SdkError('INVALID_ARGUMENT', `Invalid answerRetry options ${JSON.stringify(policy)}`);

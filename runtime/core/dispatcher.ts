@@ -117,14 +117,11 @@ export class Dispatcher {
     const head = failure.oversized?.head;
     const id = head?.id;
     if (id !== undefined && head!.method === undefined && head!.response) {
-      const request = this.host.pending.take(id);
-      const text = `Response ${request === undefined ? '' : `to ${request.method} `}(id ${JSON.stringify(id)}) skipped: ${failure.detail}`;
-      const error = new SdkError('MESSAGE_TOO_LARGE', text, { data: { id, limit: failure.oversized!.limit } });
-      if (request === undefined) {
-        this.host.report(error);
-      } else {
-        request.reject(error);
-      }
+      this.failPending(id, (request) => new SdkError(
+        'MESSAGE_TOO_LARGE',
+        `Response ${request === undefined ? '' : `to ${request.method} `}(id ${JSON.stringify(id)}) skipped: ${failure.detail}`,
+        { data: { id, limit: failure.oversized!.limit } },
+      ));
       return undefined;
     }
     const message = this.errorResponse(id !== undefined && head!.method !== undefined ? id : null, 'INVALID_REQUEST', `Invalid Request: ${failure.detail}`);
@@ -208,6 +205,16 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * Settles the outgoing request a response that cannot be read answered: rejects it with the
+   * error, or reports the error when no request of that id is pending.
+   */
+  private failPending(id: RequestId | null, error: (request: PendingRequest | undefined) => Error): void {
+    const request = id === null ? undefined : this.host.pending.take(id);
+    if (request === undefined) this.host.report(error(undefined));
+    else request.reject(error(request));
+  }
+
   /** The answer to a message nested deeper than the limit: nothing past the check reads it. */
   private refuseTooDeep(classified: Exclude<Classification, { kind: 'invalid' }>, excess: NestingExcess): JSONRPCResponse | undefined {
     const limit = `nests deeper than ${this.host.maxNestingDepth} levels`;
@@ -225,10 +232,7 @@ export class Dispatcher {
         this.host.report(new SdkError('INVALID_NOTIFICATION', `Dropped notification ${classified.message.method}: ${where} ${limit}`));
         return undefined;
       case 'response': {
-        const request = classified.message.id === null ? undefined : this.host.pending.take(classified.message.id);
-        const error = new SdkError('INVALID_RESULT', `The response${request === undefined ? '' : ` to ${request.method}`} ${limit} at ${where}`);
-        if (request === undefined) this.host.report(error);
-        else request.reject(error);
+        this.failPending(classified.message.id, (request) => new SdkError('INVALID_RESULT', `The response${request === undefined ? '' : ` to ${request.method}`} ${limit} at ${where}`));
         return undefined;
       }
     }

@@ -112,7 +112,7 @@ function fromRawShape<T>(shape: RawShape, side: SchemaSide, what: string, conver
         const result = validate === undefined ? { value: value[key] } : validate(value[key]);
         return result instanceof Promise ? result.then((settled) => [key, settled] as const) : ([key, result] as const);
       });
-      const combine = (settled: ReadonlyArray<readonly [string, Parameters<typeof fromStandardResult>[0]]>): ParseOutcome<T> => {
+      const combine = (settled: ReadonlyArray<readonly [string, LibraryOutcome]>): ParseOutcome<T> => {
         const out: Record<string, unknown> = {};
         const issues: SchemaIssue[] = [];
         for (const [key, result] of settled) {
@@ -122,7 +122,7 @@ function fromRawShape<T>(shape: RawShape, side: SchemaSide, what: string, conver
         }
         return issues.length > 0 ? { ok: false, issues } : { ok: true, value: out as T };
       };
-      return outcomes.some((outcome) => outcome instanceof Promise) ? Promise.all(outcomes).then(combine) : combine(outcomes as Array<readonly [string, Parameters<typeof fromStandardResult>[0]]>);
+      return outcomes.some((outcome) => outcome instanceof Promise) ? Promise.all(outcomes).then(combine) : combine(outcomes as Array<readonly [string, LibraryOutcome]>);
     },
   };
 }
@@ -153,7 +153,10 @@ function fromJsonSchema<T>(jsonSchema: JsonSchemaObject, validator: JsonSchemaVa
   };
 }
 
-function fromStandardResult<T>(result: { readonly value?: unknown; readonly issues?: ReadonlyArray<{ message: string; path?: ReadonlyArray<StandardPathSegment> | undefined }> | undefined }): ParseOutcome<T> {
+/** What a library's `validate` settles with. */
+type LibraryOutcome = { readonly value?: unknown; readonly issues?: ReadonlyArray<{ message: string; path?: ReadonlyArray<StandardPathSegment> | undefined }> | undefined };
+
+function fromStandardResult<T>(result: LibraryOutcome): ParseOutcome<T> {
   if (result.issues === undefined) return { ok: true, value: result.value as T };
   return { ok: false, issues: result.issues.map((issue) => ({ path: pointerOf(issue.path ?? []), message: issue.message })) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Client, createLinkedPair, SdkError, Server, type ClientOptions } from '../../../runtime/index.js';
+import { MAX_REMEMBERED_TOOLS, ToolCatalog } from '../../../runtime/peers/client-tools.js';
 
 const info = { name: 'tool-output-test', version: '1.0.0' };
 const weather = {
@@ -63,5 +64,20 @@ describe.each(['2025-11-25', '2026-07-28'])('a listed tool with an outputSchema,
     await free.listTools();
     expect((await free.callTool({ name: 'free', arguments: {} })).structuredContent).toEqual({ celsius: 'warm' });
     await free.close();
+  });
+});
+
+describe('ToolCatalog', () => {
+  it(`remembers at most ${MAX_REMEMBERED_TOOLS} tools, forgetting the longest unlisted first`, () => {
+    const catalog = new ToolCatalog();
+    const listing = (from: number, count: number) => ({ tools: Array.from({ length: count }, (_, i) => ({ name: `t${from + i}`, inputSchema: { type: 'object', title: `t${from + i}` } })) });
+    catalog.learn(listing(0, MAX_REMEMBERED_TOOLS), false, () => undefined);
+    // Listing t0 again makes it the newest: t1 is now the oldest.
+    catalog.learn(listing(0, 1), false, () => undefined);
+    catalog.learn(listing(MAX_REMEMBERED_TOOLS, 1), false, () => undefined);
+    expect(catalog.inputSchema('t0')).toEqual({ type: 'object', title: 't0' });
+    expect(catalog.inputSchema('t1')).toBeUndefined();
+    expect(catalog.inputSchema('t2')).toEqual({ type: 'object', title: 't2' });
+    expect(catalog.inputSchema(`t${MAX_REMEMBERED_TOOLS}`)).toBeDefined();
   });
 });

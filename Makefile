@@ -62,7 +62,7 @@ examples: install
 
 # The quickstart server and client of the README.
 demo: install
-	$(TSX) examples/quickstart/client.ts
+	$(TSX) examples/run.ts quickstart
 
 # Refills the code blocks of README.md and docs/*.md from the example files (`make check` fails on drift).
 docs: install

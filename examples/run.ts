@@ -1,10 +1,12 @@
 /**
  * `make examples`: runs every story over each transport it supports, a few at a time, and the
- * quickstart client as its own process. Exits 1 when any of them fails or hangs.
+ * quickstart clients as processes of their own. Exits 1 when any of them fails or hangs.
  *
  *   npx tsx examples/run.ts [story…]
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { runStory, TRANSPORTS, type Story, type TransportKind } from './shared/harness.js';
 import { story as auth } from './auth/client.js';
@@ -27,13 +29,28 @@ interface Job {
   readonly run: () => Promise<void>;
 }
 
-/** The quickstart is a plain script (the README shows it whole), so it runs as a process. */
-function quickstart(): Promise<void> {
+/** Runs `node --import tsx <file> <args…>` from the repository root; resolves when it exits 0. */
+function script(file: string, args: readonly string[] = []): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/quickstart/client.ts'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', reject);
     child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`exited with ${signal ?? code}`))));
   });
+}
+
+/** The quickstart server over HTTP on a free port, with the HTTP client run against the URL it prints. */
+async function quickstartHttp(): Promise<void> {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'examples/quickstart/server.ts', '--http'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
+    await script('examples/quickstart/http-client.ts', [line.slice(line.indexOf('http'))]);
+  } finally {
+    server.kill('SIGTERM');
+  }
 }
 
 function withTimeout(label: string, work: Promise<void>): Promise<void> {
@@ -46,7 +63,10 @@ function withTimeout(label: string, work: Promise<void>): Promise<void> {
 
 const selected = process.argv.slice(2);
 const jobs: Job[] = [];
-if (selected.length === 0 || selected.includes('quickstart')) jobs.push({ label: 'quickstart over stdio', run: quickstart });
+if (selected.length === 0 || selected.includes('quickstart')) {
+  jobs.push({ label: 'quickstart over stdio', run: () => script('examples/quickstart/client.ts') });
+  jobs.push({ label: 'quickstart over http', run: quickstartHttp });
+}
 for (const story of STORIES) {
   if (selected.length > 0 && !selected.includes(story.name)) continue;
   for (const transport of story.transports ?? TRANSPORTS) jobs.push({ label: `${story.name} over ${transport}`, run: () => runStory(story, transport as TransportKind) });

@@ -56,7 +56,9 @@ export const story: Story = {
   // The story brings its own endpoint (the Node server of endpoints(), at /mcp) rather than the harness's.
   run: async () => {
     const { handler, node } = endpoints(createServer());
-    const url = await node.listen(0);
+    // #region listen
+    const url = await node.listen(0); // resolves with http://127.0.0.1:<port>/mcp once bound (0: any free port)
+    // #endregion listen
     try {
       await runAgainst(url);
       // The Fetch handler answers the same way; here it is driven without a socket.
@@ -73,7 +75,9 @@ export const story: Story = {
       // Replicas behind a load balancer share request-state keys (replicas.ts).
       await runReplicas();
     } finally {
-      await node.close();
+      // #region listen
+      await node.close(); // ends every session, then stops the server
+      // #endregion listen
       await handler.close();
     }
   },

@@ -7,13 +7,13 @@
  * Run it: `npx tsx examples/pinned-revision/client.ts [stdio|http|memory]`.
  */
 import assert from 'node:assert/strict';
-import { createLinkedPair } from '../../runtime/index.js';
 // #region client
-import { Client } from '../../runtime/index.js';
+import { Client, createLinkedPair } from '../../runtime/index.js';
 import { revisionModule, validateCallToolRequest, type ProtocolTypes } from '../../generated/2025-06-18/index.js';
+import { createLowLevelServer } from './server.js'; // a low-level Server pinned the same way
 // #endregion client
 import { isMain, runStoryFromArgs, type Connect, type Story } from '../shared/harness.js';
-import { createLowLevelServer, createServer } from './server.js';
+import { createServer } from './server.js';
 
 export async function run(connect: Connect): Promise<void> {
   const client = new Client({ name: 'any-client', version: '1.0.0' });
@@ -23,13 +23,14 @@ export async function run(connect: Connect): Promise<void> {
   const echoed = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
   assert.deepEqual(echoed.content, [{ type: 'text', text: 'hi' }]);
 
-  // The low-level pinned server with a pinned, typed client, over an in-memory pair.
+  // #region client
+  // The pinned Server and a pinned, typed Client, over an in-memory pair.
   const [transport, serverEnd] = createLinkedPair();
   const server = createLowLevelServer();
   await server.connect(serverEnd);
-  // #region client
+
   const pinned = new Client<ProtocolTypes>({ name: 'pinned-client', version: '1.0.0' }, { revisions: [revisionModule] });
-  await pinned.connect(transport); // any transport; here one end of an in-memory pair
+  await pinned.connect(transport); // any transport works the same way
   const result = await pinned.request('tools/call', { name: 'echo', arguments: { text: 'hello' } });
 
   // Each revision's validators are plain functions (compiled ahead of time, no eval).

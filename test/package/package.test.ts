@@ -14,11 +14,26 @@ import { writeReport } from './report.js';
 const run = promisify(execFile);
 const FIXTURES = path.join(ROOT, 'test/package/fixtures');
 
-/** Paths a tarball may hold: the manifest, what npm always adds, and compiled runtime code. */
+/**
+ * Paths a tarball may hold: the manifest, what npm always adds, compiled runtime code, and the
+ * guides and examples the README links to.
+ */
 function unexpectedFiles(files: readonly { path: string }[]): string[] {
   return files
     .map((file) => file.path)
-    .filter((file) => !(['package.json', 'README.md', 'LICENSE'].includes(file) || /^dist\/esm\/.+(?<!\.d)\.js$|^dist\/(runtime|generated)\/.+\.d\.ts$/.test(file)));
+    .filter(
+      (file) =>
+        !(
+          ['package.json', 'README.md', 'LICENSE'].includes(file) ||
+          /^dist\/esm\/.+(?<!\.d)\.js$|^dist\/(runtime|generated)\/.+\.d\.ts$|^docs\/.+\.md$|^examples\/(.+\.ts|README\.md|host\/\.mcp\.json)$/.test(file)
+        ),
+    );
+}
+
+/** Relative link targets in a Markdown text (images and links; anchors and URLs left out). */
+function relativeLinks(markdown: string): string[] {
+  const targets = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!.split('#')[0]!);
+  return targets.filter((target) => target !== '' && !/^[a-z][a-z+.-]*:/i.test(target));
 }
 
 /** Bare specifiers that files ending in `extension` import or require (comments are skipped). */
@@ -126,6 +141,29 @@ describe('the tarball', () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
     const [fromCheckout] = JSON.parse(stdout) as PackReport[];
     expect(unexpectedFiles(fromCheckout!.files)).toEqual([]);
+  });
+
+  it('holds every file the README and the guides link to', async () => {
+    const paths = new Set(packed.pack.files.map((file) => file.path));
+    const pages = ['README.md', ...[...paths].filter((file) => /^(docs|examples)\/.+\.md$/.test(file))];
+    const broken: string[] = [];
+    for (const page of pages) {
+      const text = await readFile(path.join(packed.packageDir, page), 'utf8');
+      for (const link of relativeLinks(text)) {
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(page), link)).replace(/\/$/, '');
+        const found = paths.has(target) || [...paths].some((file) => file.startsWith(`${target}/`));
+        if (!found) broken.push(`${page} → ${link}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('is the size the README says, within 10 %', async () => {
+    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const stated = /installing it adds one package \((\d+(?:\.\d+)?) MB unpacked/.exec(readme);
+    expect(stated, 'README states the unpacked size as "(N MB unpacked)"').not.toBeNull();
+    const actual = packed.pack.unpackedSize / 1e6;
+    expect(Math.abs(actual - Number(stated![1])) / actual, `${actual.toFixed(2)} MB unpacked`).toBeLessThan(0.1);
   });
 
   it('depends on nothing at run time but optional peers, and imports nothing else', async () => {

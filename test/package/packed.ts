@@ -24,6 +24,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const CACHE = path.join(tmpdir(), `mcpgen-packed-${process.getuid?.() ?? 'user'}`);
 /** Inputs of the package: a change to any of them means a new build. */
 const INPUT_DIRS = ['runtime', 'generated'];
+/** Shipped as they are (the guides and examples the README links to): inputs of the tarball, not of the build. */
+const SHIPPED_DIRS = ['docs', 'examples'];
 const INPUT_FILES = ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-dist.ts'];
 /** A lock older than this belongs to a process that died mid-build. */
 const STALE_LOCK_MS = 5 * 60_000;
@@ -91,7 +93,7 @@ async function listFiles(dir: string): Promise<string[]> {
 async function inputHash(): Promise<string> {
   const hash = createHash('sha256');
   const files = [...INPUT_FILES.map((file) => path.join(ROOT, file))];
-  for (const dir of INPUT_DIRS) files.push(...(await listFiles(path.join(ROOT, dir))));
+  for (const dir of [...INPUT_DIRS, ...SHIPPED_DIRS]) files.push(...(await listFiles(path.join(ROOT, dir))));
   for (const file of files) {
     if (!(await exists(file))) continue;
     hash.update(path.relative(ROOT, file)).update('\0').update(await readFile(file)).update('\0');
@@ -151,8 +153,8 @@ async function build(dir: string): Promise<void> {
   await mkdir(stage, { recursive: true });
   // What npm would pack from the repository: package.json, the files npm always includes, and
   // dist/ compiled the way `make build` compiles it (into the stage, so the repo's dist/ is left alone).
-  for (const file of ['package.json', 'README.md', 'LICENSE']) {
-    if (await exists(path.join(ROOT, file))) await cp(path.join(ROOT, file), path.join(stage, file));
+  for (const file of ['package.json', 'README.md', 'LICENSE', ...SHIPPED_DIRS]) {
+    if (await exists(path.join(ROOT, file))) await cp(path.join(ROOT, file), path.join(stage, file), { recursive: true });
   }
   if (await distIsFresh()) {
     // `make` has just built dist/ from these very sources (CI does so before the tests).

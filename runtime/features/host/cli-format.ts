@@ -18,6 +18,23 @@ export function table(header: readonly string[], rows: readonly (readonly string
   return `${all.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd()).join('\n')}\n`;
 }
 
+/**
+ * A tool's parameters in one cell: `name:type` for required ones, `[name:type]` for optional
+ * ones, `a|b` for choices, in the schema's order (clipped like the other cells).
+ */
+export function toolParameters(schema: Stateful.Tool['inputSchema']): string {
+  const required = new Set(schema.required ?? []);
+  const words = Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const field = (property ?? {}) as { type?: unknown; enum?: unknown; items?: { type?: unknown } };
+    const choices = Array.isArray(field.enum) && field.enum.length <= 4 ? field.enum.map(String).join('|') : undefined;
+    const base = Array.isArray(field.type) ? field.type.join('|') : typeof field.type === 'string' ? field.type : undefined;
+    const type = choices ?? (base === 'array' && typeof field.items?.type === 'string' ? `${field.items.type}[]` : base);
+    const word = type === undefined ? name : `${name}:${type}`;
+    return required.has(name) ? word : `[${word}]`;
+  });
+  return clip(words.join(' '));
+}
+
 /** The first line of `text` without control sequences, cut to `max` characters with an ellipsis. */
 export function clip(text: string | undefined, max = MAX_CELL): string {
   const line = terminalSafe(text ?? '').split('\n', 1)[0]!.trim();

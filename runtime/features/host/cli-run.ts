@@ -7,7 +7,7 @@
 import { SdkError, messageOf } from '../../core/errors.js';
 import type { Progress } from '../../core/pending-requests.js';
 import { EXIT, keyValueArguments, parseArgs, splitCommandLine, UsageError, type CliArgs } from './cli-args.js';
-import { clip, isConfigurationFailure, isFileFailure, protocolErrorOf, renderPrompt, renderResourceContents, renderToolResult, statusDetail, table, terminalIo } from './cli-format.js';
+import { clip, isConfigurationFailure, toolParameters, isFileFailure, protocolErrorOf, renderPrompt, renderResourceContents, renderToolResult, statusDetail, table, terminalIo } from './cli-format.js';
 import { USAGE } from './cli-usage.js';
 import type { ConfigDiagnostic, ServerConfig } from './config.js';
 import { loadConfig, type LoadConfigOptions } from './config-loader.js';
@@ -16,6 +16,8 @@ import { ConnectionManager, type ConnectionManagerOptions } from './manager.js';
 import { NodeOAuth } from './oauth.js';
 import { askUrl, login, logout, writeJson, type CliIo } from './cli-auth.js';
 import { approveAllRequested, askApprovals } from './cli-trust.js';
+import { complete } from './cli-complete.js';
+import { askForm } from './cli-elicit.js';
 import { terminalSafe } from './terminal-text.js';
 import { FileTrustStore } from './trust.js';
 
@@ -24,7 +26,7 @@ export { USAGE } from './cli-usage.js';
 
 
 /** Commands that name a server as their first argument, and those where it is optional. */
-const SERVER_REQUIRED = new Set(['call', 'read', 'prompt', 'login', 'logout']);
+const SERVER_REQUIRED = new Set(['call', 'read', 'prompt', 'complete', 'login', 'logout']);
 const SERVER_OPTIONAL = new Set(['tools', 'resources', 'prompts']);
 
 /**
@@ -84,7 +86,7 @@ class CliSession {
 
   async run(): Promise<number> {
     const { command } = this.args;
-    if (command === undefined || !['servers', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout'].includes(command)) {
+    if (command === undefined || !['servers', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'complete', 'login', 'logout'].includes(command)) {
       throw new UsageError(`unknown command ${JSON.stringify(command)} (try --help)`);
     }
     const oneOff = this.oneOffName();
@@ -142,6 +144,11 @@ class CliSession {
         return this.read(manager, server!, positionals);
       case 'prompts':
         return this.prompts(manager, server);
+      case 'complete':
+        return complete(manager, server!, positionals, this.args, this.io).catch((error: unknown) => {
+          if (error instanceof UsageError) throw error;
+          return this.failed(server!, `${server} completion`, error);
+        });
       default:
         return this.prompt(manager, server!, positionals);
     }
@@ -161,6 +168,10 @@ class CliSession {
       env,
       reconnect: false,
       onUrlElicitation: (prompt) => askUrl(this.io, prompt),
+      onFormElicitation: (prompt) => {
+        this.endProgress();
+        return askForm(this.io, prompt);
+      },
       // Every remote server may use the tokens `mcpgen login` stored; none opens a browser unasked.
       oauth: new NodeOAuth({ env, clientName: 'mcpgen' }),
     };
@@ -230,7 +241,7 @@ class CliSession {
   private async tools(manager: ConnectionManager, server: string | undefined): Promise<number> {
     const tools = await manager.tools(server);
     if (this.args.json) this.json(tools.map(({ name, server: owner, tool }) => ({ server: owner, exposedName: name, ...tool })));
-    else this.io.stdout.write(table(['SERVER', 'TOOL', 'DESCRIPTION'], tools.map(({ server: owner, tool }) => [owner, tool.name, clip(tool.description)])));
+    else this.io.stdout.write(table(['SERVER', 'TOOL', 'PARAMETERS', 'DESCRIPTION'], tools.map(({ server: owner, tool }) => [owner, tool.name, toolParameters(tool.inputSchema), clip(tool.description)])));
     return EXIT.OK;
   }
 

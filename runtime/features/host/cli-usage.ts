@@ -5,7 +5,8 @@ export const USAGE = `Usage: mcpgen [options] <command> [arguments]
 
 Commands:
   servers                               connect every configured server and show its status
-  tools [server]                        list the tools of every server, or of one
+  tools [server]                        list the tools of every server, or of one, with
+                                        their parameters ([name] is optional)
   call <server> <tool> [--args JSON | key=value ...]
                                         call a tool
   resources [server]                    list resources and resource templates
@@ -13,6 +14,8 @@ Commands:
   prompts [server]                      list prompts
   prompt <server> <name> [key=value ...]
                                         get a prompt
+  complete <server> <prompt | template> <argument>[=prefix] [name=value ...]
+                                        the values the server suggests for an argument
   login <server>                        authorize with the server's OAuth in a browser and keep
                                         the tokens (the other commands then use them)
   logout <server>                       forget the server's stored OAuth tokens

@@ -41,6 +41,16 @@ export {
   type UrlElicitationHandler,
   type UrlElicitationPrompt,
 } from './url-elicitation.js';
+export {
+  choicesOf,
+  formFields,
+  parseFormAnswer,
+  type FormElicitationAnswer,
+  type FormElicitationHandler,
+  type FormElicitationPrompt,
+  type FormField,
+  type FormFieldSchema,
+} from './form-elicitation.js';
 export type { HostTransportKind } from './transports.js';
 export { ServerConnection, type ReconnectSettings, type ServerConnectionOptions, type ServerState, type ServerStatus } from './server-connection.js';
 export {

@@ -18,6 +18,8 @@ import { NodeOAuth, type LoginOptions, type LoginResult, type OAuthProviderFacto
 import { ServerConnection, type ReconnectSettings, type ServerStatus } from './server-connection.js';
 import { ToolNameMap, type ToolRef } from './tool-names.js';
 import { withUrlElicitation, type UrlElicitationHandler } from './url-elicitation.js';
+import type { FormElicitationHandler } from './form-elicitation.js';
+import { TasksClient } from '../tasks/client.js';
 import { Method } from '../../../generated/methods.js';
 
 /** Default connect timeout: 30 s (`MCP_TIMEOUT` overrides it). */
@@ -52,7 +54,13 @@ export interface ConnectionManagerOptions {
    * retried (up to 3 times) when it resolves true. Setting it declares `elicitation.url`.
    */
   readonly onUrlElicitation?: UrlElicitationHandler | undefined;
-  /** Installs handlers (sampling, roots, form elicitation) on each new client. */
+  /**
+   * Asks the user for the values of a form-mode `elicitation/create` (in a 2025 session or as a
+   * 2026-07-28 input request). Setting it declares `elicitation.form`; without it such requests
+   * are declined.
+   */
+  readonly onFormElicitation?: FormElicitationHandler | undefined;
+  /** Installs handlers (sampling, roots) on each new client. */
   readonly configureClient?: ((client: Client, server: string) => void) | undefined;
   readonly onstatus?: ((server: string, status: ServerStatus) => void) | undefined;
   /** A server's tools, resources or prompts changed (the cache was dropped). */
@@ -122,6 +130,8 @@ export class ConnectionManager {
   private readonly local: Limiter;
   private readonly remote: Limiter;
   private names: ToolNameMap | undefined;
+  /** Follows tool calls that the server runs as tasks (both eras) to their final result. */
+  private readonly tasks = new TasksClient();
   private nodeOAuth: NodeOAuth | undefined;
   /** The entries as configured, before OAuth was wrapped around their fetch. */
   private readonly entries = new Map<string, ServerConfig>();
@@ -134,9 +144,14 @@ export class ConnectionManager {
     const entries: [string, ServerConfig][] = isIterable(servers)
       ? [...servers].map((server) => [server.name, server.config])
       : Object.entries(servers);
-    const capabilities: Stateful.ClientCapabilities = options.onUrlElicitation === undefined
+    const elicitation = {
+      ...options.capabilities?.elicitation,
+      ...(options.onUrlElicitation === undefined ? {} : { url: {} }),
+      ...(options.onFormElicitation === undefined ? {} : { form: {} }),
+    };
+    const capabilities: Stateful.ClientCapabilities = Object.keys(elicitation).length === 0 && options.capabilities?.elicitation === undefined
       ? { ...options.capabilities }
-      : { ...options.capabilities, elicitation: { ...options.capabilities?.elicitation, url: {} } };
+      : { ...options.capabilities, elicitation };
     for (const [name, entry] of entries) {
       this.entries.set(name, entry);
       const config = entry.type === 'stdio' ? entry : this.withOAuth(name, entry);
@@ -148,6 +163,7 @@ export class ConnectionManager {
         stderrCapacity: options.stderrCapacity,
         reconnect: options.reconnect,
         configureClient: (client, server) => this.configure(client, server),
+        extensions: [this.tasks],
         onstatus: (status) => {
           this.names = undefined;
           options.onstatus?.(name, status);
@@ -240,8 +256,9 @@ export class ConnectionManager {
   }
 
   /**
-   * Calls a tool by exposed name or by `{ server, tool }`. A -32042 refusal goes through
-   * `onUrlElicitation` and is retried up to 3 times (see {@link withUrlElicitation}).
+   * Calls a tool by exposed name or by `{ server, tool }`. A tool the server runs as a task
+   * (one whose `execution.taskSupport` asks for it) is polled to its final result. A -32042
+   * refusal goes through `onUrlElicitation` and is retried up to 3 times (see {@link withUrlElicitation}).
    */
   async callTool(address: ToolAddress, args?: Record<string, unknown>, options?: RequestOptions): Promise<ClientResult<typeof Method.ToolsCall>> {
     const ref = typeof address === 'string' ? await this.resolveTool(address) : address;
@@ -249,7 +266,7 @@ export class ConnectionManager {
     const connection = this.connection(ref.server);
     const params: Stateful.CallToolRequestParams = args === undefined ? { name: ref.tool } : { name: ref.tool, arguments: args };
     return withUrlElicitation(
-      () => connection.request((client, callOptions) => client.callTool(params, callOptions), options),
+      () => connection.request((client, callOptions) => this.tasks.callTool(client, params, callOptions), options),
       { server: ref.server, method: Method.ToolsCall, target: ref.tool, signal: options?.signal },
       this.options.onUrlElicitation,
     );
@@ -292,6 +309,12 @@ export class ConnectionManager {
       { server, method: Method.PromptsGet, target: name, signal: options?.signal },
       this.options.onUrlElicitation,
     );
+  }
+
+  /** Asks `server` for completions of a prompt's or resource template's argument (`completion/complete`). */
+  complete(server: string, params: Stateful.CompleteRequestParams, options?: RequestOptions): Promise<Stateful.CompleteResult> {
+    const connection = this.connection(server);
+    return connection.request((client, callOptions) => client.request(Method.CompletionComplete, params, callOptions) as Promise<Stateful.CompleteResult>, options);
   }
 
   /**
@@ -358,13 +381,17 @@ export class ConnectionManager {
   }
 
   private configure(client: Client, server: string): void {
-    const handler = this.options.onUrlElicitation;
-    if (handler !== undefined) {
-      // A server may also ask for a URL flow with elicitation/create (mode url); the same prompt answers it.
+    const { onUrlElicitation: url, onFormElicitation: form } = this.options;
+    if (url !== undefined || form !== undefined) {
+      // A URL flow asked with elicitation/create (mode url) goes to the same prompt as a -32042 refusal.
       client.setRequestHandler(Method.ElicitationCreate, async (params, context) => {
-        if (params.mode !== 'url') return { action: 'decline' };
-        const completed = await handler({ server, method: Method.ElicitationCreate, elicitations: [params], attempt: 1, signal: context.signal });
-        return { action: completed ? 'accept' : 'cancel' };
+        if (params.mode === 'url') {
+          if (url === undefined) return { action: 'decline' };
+          const completed = await url({ server, method: Method.ElicitationCreate, elicitations: [params], attempt: 1, signal: context.signal });
+          return { action: completed ? 'accept' : 'cancel' };
+        }
+        if (form === undefined) return { action: 'decline' };
+        return form({ server, message: params.message, requestedSchema: params.requestedSchema, signal: context.signal });
       });
     }
     this.options.configureClient?.(client, server);

@@ -7,6 +7,7 @@ import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { OAuthError } from '../auth/types.js';
 import { Client } from '../../peers/client.js';
 import { ListCache, type CachedListKind } from '../../peers/client-helpers/list-cache.js';
+import type { Extension } from '../../peers/extension.js';
 import { SdkError, asError, messageOf } from '../../core/errors.js';
 import { findHttpTransportError } from '../../transports/http/client-errors.js';
 import type { RequestOptions } from '../../core/request-context.js';
@@ -59,6 +60,8 @@ export interface ServerConnectionOptions {
   readonly reconnect?: ReconnectSettings | false | undefined;
   /** Installs the host's handlers (sampling, roots, elicitation) on each new client. */
   readonly configureClient?: ((client: Client, server: string) => void) | undefined;
+  /** Extensions each new client declares (the manager's tasks client). */
+  readonly extensions?: readonly Extension[] | undefined;
   readonly onstatus?: ((status: ServerStatus) => void) | undefined;
   readonly onlistchanged?: ((kind: CachedListKind) => void) | undefined;
   readonly onstderr?: ((chunk: string) => void) | undefined;
@@ -200,7 +203,11 @@ export class ServerConnection {
     this.setStatus(reconnecting ? this.statusValue : { state: 'connecting' });
     const started = performance.now();
     const timeoutMs = this.config.connectTimeoutMs ?? this.options.connectTimeoutMs;
-    const client = new Client(this.options.clientInfo, { capabilities: this.options.capabilities, defaultTimeoutMs: this.config.callTimeoutMs ?? this.options.callTimeoutMs });
+    const client = new Client(this.options.clientInfo, {
+      capabilities: this.options.capabilities,
+      defaultTimeoutMs: this.config.callTimeoutMs ?? this.options.callTimeoutMs,
+      extensions: this.options.extensions ?? [],
+    });
     this.options.configureClient?.(client, this.name);
     const transport = createTransport(this.config, {
       stderrCapacity: this.options.stderrCapacity,

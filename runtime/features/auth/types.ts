@@ -114,6 +114,11 @@ export interface AuthInfo {
   /** The end user, when known. */
   readonly subject?: string;
   /**
+   * The authorization server that issued the token, when known. With `subject` and `clientId`
+   * it names whose Streamable HTTP and HTTP+SSE sessions this token may touch.
+   */
+  readonly issuer?: string;
+  /**
    * The key the token is bound to (`cnf`, RFC 7800): `jkt` is the JWK SHA-256 thumbprint of a
    * DPoP-bound token's key (RFC 9449 §6). A guard with `dpop` on accepts such a token only with
    * a DPoP proof signed by that key.

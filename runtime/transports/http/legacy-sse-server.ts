@@ -14,6 +14,7 @@ import { bytesInFlightRefusal } from './admission.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { acceptsAll, batchLengthRefusal, isJsonContentType } from './request-checks.js';
 import type { HttpMessageExtra } from './server-extra.js';
+import { ownsSession, sessionOwnerOf } from './session-owner.js';
 import { mintSessionId, type HttpSession, type SessionRegistry } from './session.js';
 import { streamReply } from './sse-stream.js';
 import { formatSseEvent, SseConnection } from './sse-writer.js';
@@ -115,6 +116,7 @@ class LegacySession implements HttpSession {
     readonly id: string,
     readonly server: ServedSession,
     readonly transport: LegacySseServerTransport,
+    readonly owner: string | undefined,
   ) {}
 
   pendingRequests(): number {
@@ -156,7 +158,7 @@ export class LegacySseLeg {
     const endpoint = `${this.options.publicMessagePath}?sessionId=${encodeURIComponent(id)}`;
     connection.write(formatSseEvent({ event: 'endpoint', data: endpoint }));
     const transport = new LegacySseServerTransport(id, connection);
-    const session = new LegacySession(id, server, transport);
+    const session = new LegacySession(id, server, transport, sessionOwnerOf(request.authInfo));
     try {
       await server.connect(transport);
     } catch (error) {
@@ -175,7 +177,8 @@ export class LegacySseLeg {
       return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Bad Request: the sessionId query parameter is required');
     }
     const session = this.options.registry.lookup(id, 'sse');
-    if (!(session instanceof LegacySession) || session.transport.isClosed) {
+    // Another identity's session is answered as if it did not exist.
+    if (!(session instanceof LegacySession) || session.transport.isClosed || !ownsSession(session.owner, request.authInfo)) {
       return errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found');
     }
     if (!isJsonContentType(request.header('content-type'))) {

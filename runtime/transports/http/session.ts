@@ -27,6 +27,8 @@ export interface HttpSession {
   readonly id: string;
   readonly kind: SessionTransportKind;
   readonly server: ServedSession;
+  /** The identity the session belongs to (see session-owner.ts); undefined without authorization. */
+  readonly owner: string | undefined;
   readonly createdAt: number;
   lastActivityAt: number;
   /** Requests received and not answered yet. */
@@ -65,6 +67,8 @@ export interface SessionDirectory {
 export interface SharedSessionState extends RestoredSessionState {
   /** Prefix of the session's stream ids; resumption accepts only event ids of its streams. */
   readonly streamPrefix: string;
+  /** The identity the session belongs to, so that every replica refuses requests of another. */
+  readonly owner?: string | undefined;
 }
 
 /** What a {@link SessionStore} gets to build a session's shared standalone stream. */

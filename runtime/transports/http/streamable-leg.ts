@@ -17,6 +17,7 @@ import { StreamableServerTransport } from './server-transport.js';
 import { postWithoutSession } from './streamable-sessionless.js';
 import { asError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
+import { ownsSession, sessionOwnerOf } from './session-owner.js';
 import { mintSessionId, randomHex, sessionFacts, type HttpSession, type SessionRegistry, type SessionStore, type SharedSessionState } from './session.js';
 import type { StreamSettings } from './sse-stream.js';
 import { Method } from '../../../generated/methods.js';
@@ -49,6 +50,7 @@ class StreamableSession implements HttpSession {
     readonly id: string,
     readonly server: ServedSession,
     readonly transport: StreamableServerTransport,
+    readonly owner: string | undefined,
     /** With a session store: the shared state as this copy last saw or wrote it. */
     public shared?: SharedSessionState,
   ) {}
@@ -180,7 +182,7 @@ export class StreamableHttpLeg {
       const server = await this.options.serverFactory();
       const id = mintSessionId();
       const prefix = randomHex(8);
-      const session = await this.connectSession(id, server, prefix);
+      const session = await this.connectSession(id, server, prefix, sessionOwnerOf(request.authInfo));
       const { transport } = session;
       const reply = await transport.acceptRequests(payload.value, payload.requestIds, extraFor(request, transport), request.signal);
       if (server.protocolVersion === undefined || request.signal?.aborted === true) {
@@ -190,7 +192,7 @@ export class StreamableHttpLeg {
       }
       const store = this.options.sessionStore;
       if (store !== undefined) {
-        const state = sharedStateOf(server, prefix);
+        const state = sharedStateOf(server, prefix, session.owner);
         try {
           await store.create(id, state);
         } catch (error) {
@@ -211,7 +213,7 @@ export class StreamableHttpLeg {
    * A session's Server connected to a new transport. With a session store every local copy gets
    * stream ids of its own under the session's prefix and the shared standalone stream.
    */
-  private async connectSession(id: string, server: ServedSession, prefix: string): Promise<StreamableSession> {
+  private async connectSession(id: string, server: ServedSession, prefix: string, owner: string | undefined): Promise<StreamableSession> {
     const store = this.options.sessionStore;
     const { settings } = this.options;
     const revision = (): RevisionFacts | undefined => sessionFacts(server);
@@ -232,7 +234,7 @@ export class StreamableHttpLeg {
           report: settings.report,
         }),
       });
-    const session = new StreamableSession(id, server, transport);
+    const session = new StreamableSession(id, server, transport, owner);
     await server.connect(transport);
     transport.onended = () => this.options.registry.remove(id, session);
     return session;
@@ -272,7 +274,7 @@ export class StreamableHttpLeg {
     return emptyReply(204);
   }
 
-  /** The session a request names, or the reply refusing it (400 without id, 404 unknown, 400 bad version). */
+  /** The session a request names, or the reply refusing it (400 without id, 404 unknown or another identity's, 400 bad version). */
   private async resolveSession(request: HttpRequestView): Promise<StreamableSession | HttpReply> {
     const id = request.header('mcp-session-id');
     if (id === undefined || id === '') {
@@ -282,7 +284,8 @@ export class StreamableHttpLeg {
     if (session !== undefined && isReply(session)) {
       return session; // the store's refusal (503 or too many sessions)
     }
-    if (!(session instanceof StreamableSession) || session.transport.isClosed) {
+    // Another identity's session is answered as if it did not exist.
+    if (!(session instanceof StreamableSession) || session.transport.isClosed || !ownsSession(session.owner, request.authInfo)) {
       return errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found');
     }
     const header = request.header('mcp-protocol-version');
@@ -338,7 +341,7 @@ export class StreamableHttpLeg {
     try {
       const server = await this.options.serverFactory();
       await server.restoreSession(state);
-      const session = await this.connectSession(id, server, state.streamPrefix);
+      const session = await this.connectSession(id, server, state.streamPrefix, state.owner);
       session.shared = state;
       this.options.registry.add(session);
       return session;
@@ -349,8 +352,9 @@ export class StreamableHttpLeg {
 }
 
 /** The state a session store keeps of a session that just completed its handshake. */
-function sharedStateOf(server: ServedSession, streamPrefix: string): SharedSessionState {
+function sharedStateOf(server: ServedSession, streamPrefix: string, owner: string | undefined): SharedSessionState {
   return {
+    ...(owner === undefined ? {} : { owner }),
     protocolVersion: server.protocolVersion!,
     clientCapabilities: server.clientCapabilities ?? {},
     clientInfo: server.clientInfo ?? { name: 'unknown', version: '0' },

@@ -43,10 +43,16 @@ export interface OAuthServerConfig {
   readonly clientMetadataUrl?: string | undefined;
   /** A fixed port for the loopback redirect (`http://127.0.0.1:<port>/callback`), for clients registered with one. */
   readonly redirectPort?: number | undefined;
+  /**
+   * The authorization servers (issuer identifiers) `clientId` and `clientSecret` were registered
+   * with. The server's metadata names the issuer, so whoever controls it could otherwise receive
+   * the secret; without this list only an issuer at the server's own origin gets them.
+   */
+  readonly issuer?: readonly string[] | undefined;
 }
 
 /** The members an `oauth` object may have. */
-const OAUTH_MEMBERS = new Set(['clientId', 'clientSecret', 'scopes', 'clientMetadataUrl', 'redirectPort']);
+const OAUTH_MEMBERS = new Set(['clientId', 'clientSecret', 'scopes', 'clientMetadataUrl', 'redirectPort', 'issuer']);
 
 /** Settings every server entry may carry besides how to reach it. */
 export interface CommonServerConfig {
@@ -306,6 +312,16 @@ function parseOAuth(
     }
     if (url === undefined || url.protocol !== 'https:' || url.pathname === '/') report(member('clientMetadataUrl'), `must be an https URL with a path, not ${JSON.stringify(clientMetadataUrl)}`);
   }
+  let issuer: string[] | undefined;
+  if (raw.issuer !== undefined) {
+    const items: unknown[] = Array.isArray(raw.issuer) ? raw.issuer : [raw.issuer];
+    issuer = [];
+    items.forEach((item, index) => {
+      const where = Array.isArray(raw.issuer) ? `${member('issuer')}[${index}]` : member('issuer');
+      if (typeof item !== 'string' || !isHttpsUrl(item)) report(where, `must be an issuer identifier (an https URL), or an array of them, not ${describe(item)}`);
+      else issuer!.push(item);
+    });
+  }
   const port = raw.redirectPort;
   if (port !== undefined && (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535)) {
     report(member('redirectPort'), `must be a port number from 1 to 65535, not ${describe(port)}`);
@@ -316,7 +332,16 @@ function parseOAuth(
     ...(scopes !== undefined && scopes.length > 0 ? { scopes } : {}),
     ...(clientMetadataUrl !== undefined ? { clientMetadataUrl } : {}),
     ...(typeof port === 'number' ? { redirectPort: port } : {}),
+    ...(issuer !== undefined && issuer.length > 0 ? { issuer } : {}),
   };
+}
+
+function isHttpsUrl(text: string): boolean {
+  try {
+    return new URL(text).protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 /** `unknown key (did you mean "args"?); it is ignored`, the suggestion only when one is close. */

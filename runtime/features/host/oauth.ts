@@ -14,6 +14,7 @@ import { withOAuth } from '../auth/fetch.js';
 import type { OAuthClientProvider } from '../auth/provider.js';
 import { InMemoryOAuthStore, type OAuthStore } from '../auth/store.js';
 import type { OAuthClientInformation, StoredTokens } from '../auth/types.js';
+import { assertIssuerAllowed } from '../auth/issuer-allowlist.js';
 import { Client } from '../../peers/client.js';
 import { SdkError } from '../../core/errors.js';
 import type { FetchLike } from '../../transports/http/client-request.js';
@@ -182,7 +183,6 @@ export class NodeOAuth {
     const required = (): never => {
       throw new LoginRequiredError(server, `authorization required: ${(this.options.loginHint ?? defaultLoginHint)(server)}`);
     };
-    const preRegistered = preRegisteredClient(entry);
     const documentUrl = entry.oauth?.clientMetadataUrl;
     return {
       ...this.sharedSettings(entry),
@@ -190,7 +190,7 @@ export class NodeOAuth {
       redirectUrl: `http://127.0.0.1:${entry.oauth?.redirectPort ?? 0}/callback`,
       // Reached only when there is no client from a login: registering one here would leave a
       // registration behind that no login can use, so the user is sent to log in instead.
-      clientInformation: () => preRegistered ?? (documentUrl !== undefined ? { client_id: documentUrl } : required()),
+      clientInformation: (issuer) => preRegisteredFor(server, entry, issuer) ?? (documentUrl !== undefined ? { client_id: documentUrl } : required()),
       store: new SessionStore(this.fileStore(entry)),
       redirectToAuthorization: async () => required(),
     };
@@ -227,7 +227,7 @@ export class NodeOAuth {
     const provider: OAuthClientProvider = {
       ...this.sharedSettings(entry),
       redirectUrl: receiver.redirectUrl,
-      ...(preRegisteredClient(entry) !== undefined ? { clientInformation: () => preRegisteredClient(entry) } : {}),
+      ...(preRegisteredClient(entry) !== undefined ? { clientInformation: (issuer: string) => preRegisteredFor(server, entry, issuer) } : {}),
       store,
       redirectToAuthorization: (url) => receiver.redirectToAuthorization(url),
     };
@@ -313,6 +313,20 @@ export class NodeOAuth {
 
 function defaultLoginHint(server: string): string {
   return `run \`mcpgen login ${server}\``;
+}
+
+/**
+ * The pre-registered client of `entry` for the authorization server `issuer`. Its credentials
+ * go only to an issuer the entry's `oauth.issuer` lists (by default one at the server's own
+ * origin): throws otherwise, rather than registering some other client behind the user's back.
+ */
+function preRegisteredFor(server: string, entry: RemoteServerConfig, issuer: string): OAuthClientInformation | undefined {
+  const client = preRegisteredClient(entry);
+  if (client === undefined) return undefined;
+  if (client.client_secret !== undefined || entry.oauth?.issuer !== undefined) {
+    assertIssuerAllowed(entry.oauth?.issuer, issuer, new URL(entry.url), `${server} oauth`);
+  }
+  return client;
 }
 
 function preRegisteredClient(entry: RemoteServerConfig): OAuthClientInformation | undefined {

@@ -158,6 +158,39 @@ describe('the oauth setting of .mcp.json', () => {
   });
 });
 
+describe('a pre-registered client of .mcp.json', () => {
+  it('sends its secret only to an issuer that oauth.issuer lists, by default one at the server origin', async () => {
+    const oauth = new NodeOAuth({ directory: path.join(scratch, 'pre-registered'), openBrowser: browser, loginTimeoutMs: 5_000 });
+    const secret: RemoteServerConfig = { type: 'http', url, oauth: { clientId: 'pre', clientSecret: 's3cret' } };
+    const tokenRequests = as.log.tokenRequests.length;
+    // The test authorization server runs at another origin than the MCP server: not allowed by default.
+    await expect(oauth.login('notes', secret)).rejects.toThrow(/not an issuer the notes oauth credentials are for \(notes oauth\.issuer: not configured/);
+    expect(as.log.tokenRequests).toHaveLength(tokenRequests);
+    expect(opened.filter((target) => target.includes('client_id=pre'))).toEqual([]);
+
+    const provider = (entry: RemoteServerConfig) => oauth.providerFor('notes', entry);
+    expect(() => provider(secret).clientInformation!(as.issuer)).toThrow(/refusing to send them there/);
+    const listed: RemoteServerConfig = { ...secret, oauth: { ...secret.oauth, issuer: [as.issuer] } };
+    expect(provider(listed).clientInformation!(as.issuer)).toEqual({ client_id: 'pre', client_secret: 's3cret' });
+    expect(() => provider(listed).clientInformation!('https://evil.example')).toThrow(/refusing to send them there/);
+    // A client id without a secret reveals nothing, so it goes wherever the metadata says unless a list is given.
+    expect(provider({ type: 'http', url, oauth: { clientId: 'public' } }).clientInformation!(as.issuer)).toEqual({ client_id: 'public' });
+  });
+
+  it('reads oauth.issuer as one https issuer or a list, and reports anything else', () => {
+    const parse = (raw: unknown) => {
+      const diagnostics: ConfigDiagnostic[] = [];
+      const config = parseServerEntry('api', raw, { scope: 'project', file: '/p/.mcp.json' }, '$.mcpServers.api', {}, diagnostics);
+      return { config, diagnostics };
+    };
+    const one = parse({ url: 'https://mcp.example.com/mcp', oauth: { clientId: 'a', issuer: 'https://login.example.com' } });
+    expect((one.config as RemoteServerConfig).oauth?.issuer).toEqual(['https://login.example.com']);
+    const bad = parse({ url: 'https://mcp.example.com/mcp', oauth: { clientId: 'a', issuer: ['http://login.example.com', 3] } });
+    expect(bad.config).toBeUndefined();
+    expect(bad.diagnostics.map((problem) => problem.path)).toEqual(['$.mcpServers.api.oauth.issuer[0]', '$.mcpServers.api.oauth.issuer[1]']);
+  });
+});
+
 describe('mcpgen login, the stored tokens, and logout', () => {
   it('runs end to end through the CLI and the manager', async () => {
     // Before any login: needs-auth with the way out, no browser, and nothing registered at the authorization server.

@@ -22,6 +22,8 @@ export interface ServerHost extends SchemaCache {
   readonly templates: Registry<TemplateEntry>;
   readonly prompts: Registry<PromptEntry>;
   readonly pageSize: number;
+  /** Longest URI matched against resource templates (`McpServerOptions.maxUriLength`). */
+  readonly maxUriLength: number;
   /** The cache hint of a list or read result in the stateless era, per kind. */
   cacheHint(kind: CacheKind): CacheHint;
 }
@@ -72,13 +74,13 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
       return cached('resourceTemplates', pageResult('resourceTemplates', paginate(templates, (template) => template.uriTemplate, params?.cursor, host.pageSize)));
     });
     server.setRequestHandler(Method.ResourcesRead, (params, request) => {
-      const read = locate(params.uri, host.resources, host.templates, session);
+      const read = locate(params.uri, host.resources, host.templates, session, host.maxUriLength);
       if (read === undefined) throw notFound(params.uri);
       return server.era === 'stateless' ? Promise.resolve(read(contextOf(request))).then((result) => cached('resourceRead', result)) : read(contextOf(request));
     });
     if (capabilities.resources.subscribe === true) {
       server.setRequestHandler(Method.ResourcesSubscribe, (params) => {
-        if (locate(params.uri, host.resources, host.templates, session) === undefined) throw notFound(params.uri);
+        if (locate(params.uri, host.resources, host.templates, session, host.maxUriLength) === undefined) throw notFound(params.uri);
         session.subscriptions.add(params.uri);
         return {};
       });

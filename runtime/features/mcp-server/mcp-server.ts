@@ -17,6 +17,7 @@ import { buildPromptEntry, PromptHandle, type PromptCallback, type PromptConfig,
 import { Registry, type ListKind } from './registry.js';
 import {
   ResourceHandle,
+  DEFAULT_MAX_URI_LENGTH,
   resourceEntry,
   TemplateHandle,
   templateEntry,
@@ -52,6 +53,12 @@ export interface McpServerOptions extends EndpointOptions {
    * `nextCursor` see every item of a typical server, small enough to bound one answer.
    */
   readonly pageSize?: number;
+  /**
+   * Longest URI (in characters) that `resources/read` and `resources/subscribe` match against
+   * resource templates (default 64 KiB); a longer one is refused with -32602 unless a fixed
+   * resource has exactly that URI.
+   */
+  readonly maxUriLength?: number;
   /** Checks JSON Schemas given as data (default: the interpreting validator, which needs no `eval`). */
   readonly validator?: JsonSchemaValidator;
   /**
@@ -133,6 +140,7 @@ export class McpServer {
       templates: new Registry<TemplateEntry>('Resource template', 'resources', changed),
       prompts: new Registry<PromptEntry>('Prompt', 'prompts', changed),
       pageSize,
+      maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
       cacheHint: (kind) => options.cache?.[kind] ?? DEFAULT_CACHE_HINT,
     };
     this.requestState = options.requestState instanceof RequestStateCodec ? options.requestState : new RequestStateCodec(options.requestState);
@@ -258,7 +266,7 @@ export class McpServer {
   createServer(): Server {
     const capabilities = this.capabilities();
     // Everything that is not McpServer's own option configures the Server as is.
-    const { instructions, capabilities: _declared, pageSize: _pageSize, validator: _validator, toJsonSchema: _toJsonSchema, listChanged: _listChanged, logging: _logging, strictToolNames: _strict, setupServer: _setup, onerror: _onerror, cache: _cache, requestState: _state, ...endpoint } =
+    const { instructions, capabilities: _declared, pageSize: _pageSize, maxUriLength: _maxUriLength, validator: _validator, toJsonSchema: _toJsonSchema, listChanged: _listChanged, logging: _logging, strictToolNames: _strict, setupServer: _setup, onerror: _onerror, cache: _cache, requestState: _state, ...endpoint } =
       this.options;
     const server = new Server(this.info, {
       ...endpoint,

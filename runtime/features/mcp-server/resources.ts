@@ -191,15 +191,27 @@ export async function listedResources(resources: Registry<ResourceEntry>, templa
   return listed;
 }
 
-/** Where `uri` is served from: a fixed resource, else the first template (in registration order) that matches. */
+/** Longest URI matched against resource templates by default: 64 KiB. */
+export const DEFAULT_MAX_URI_LENGTH = 65_536;
+
+/**
+ * Where `uri` is served from: a fixed resource, else the first template (in registration order)
+ * that matches. A URI longer than `maxUriLength` is matched against fixed resources only and
+ * otherwise refused with -32602: matching costs time in proportion to the URI, and one huge
+ * URI would hold up every other request.
+ */
 export function locate(
   uri: string,
   resources: Registry<ResourceEntry>,
   templates: Registry<TemplateEntry>,
   session: McpSession,
+  maxUriLength: number = DEFAULT_MAX_URI_LENGTH,
 ): ((context: McpContext) => Stateful.ReadResourceResult | Promise<Stateful.ReadResourceResult>) | undefined {
   const fixed = resources.find(uri, session);
   if (fixed !== undefined) return (context) => fixed.read(uri, context);
+  if (uri.length > maxUriLength) {
+    throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Invalid params: uri is ${uri.length} characters long, more than the ${maxUriLength} this server matches against resource templates`, { field: 'uri', maxLength: maxUriLength });
+  }
   for (const entry of templates.each(session)) {
     const variables = entry.template.match(uri);
     if (variables !== null) return (context) => entry.read(uri, variables, context);

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { Client, createMcpHttpHandler, latestStatefulRevision, McpServer, StreamableHttpClientTransport } from '../../../../runtime/index.js';
+import { Client, createMcpHttpHandler, latestStatefulRevision, McpServer, ProtocolError, StreamableHttpClientTransport } from '../../../../runtime/index.js';
+import { createMcpNodeServer } from '../../../../runtime/node.js';
 import { settle, textOf, until } from './harness.js';
 
 it('serves one definition to many HTTP sessions through createServer', async () => {
@@ -28,4 +29,39 @@ it('serves one definition to many HTTP sessions through createServer', async () 
   await settle();
   expect(mcp.sessions.size).toBe(0);
   await handler.close();
+});
+
+it('refuses a URI longer than maxUriLength before matching it against templates, over HTTP in both eras', async () => {
+  const mcp = new McpServer({ name: 'files', version: '1.0.0' }, { maxUriLength: 1_000 });
+  const matched: string[] = [];
+  mcp.registerResourceTemplate('file', 'file:///{+path}', {}, (uri, { path }) => {
+    matched.push(String(path));
+    return { contents: [{ uri, text: 'x' }] };
+  });
+  const long = `file:///${'a'.repeat(2_000)}`;
+  mcp.registerResource('long-but-fixed', long, {}, (uri) => ({ contents: [{ uri, text: 'fixed' }] }));
+  const node = createMcpNodeServer({ server: () => mcp.createServer(), path: '/mcp' });
+  const url = await node.listen(0);
+  try {
+    for (const protocolVersion of ['2025-11-25', '2026-07-28']) {
+      const client = new Client({ name: 'c', version: '1' }, { protocolVersion });
+      await client.connect(new StreamableHttpClientTransport(url));
+      // The 2026-07-28 request carries the URI in its Mcp-Name header too, so it stays under Node's 16 KiB header limit.
+      const lengths = protocolVersion === '2025-11-25' ? [5_000, 1_000_000] : [5_000];
+      for (const length of lengths) {
+        const error = await client.readResource({ uri: `file:///${'b'.repeat(length)}` }).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(ProtocolError);
+        expect(error).toMatchObject({ code: -32602, data: { field: 'uri', maxLength: 1_000 } });
+      }
+      // At the bound it still matches, and a fixed resource is found at any length.
+      const atBound = `file:///${'c'.repeat(1_000 - 'file:///'.length)}`;
+      expect((await client.readResource({ uri: atBound })).contents).toHaveLength(1);
+      expect((await client.readResource({ uri: long })).contents).toEqual([{ uri: long, text: 'fixed' }]);
+      await client.close();
+    }
+    expect(matched.every((path) => path.length < 1_000)).toBe(true);
+    expect(matched).toHaveLength(2);
+  } finally {
+    await node.close();
+  }
 });

@@ -26,6 +26,8 @@ export interface ExtensionEndpoint {
 export interface ExtensionTool {
   readonly name: string;
   readonly execution?: { readonly taskSupport?: string | undefined } | undefined;
+  /** McpServer's `taskStart`: `'handler'` when the tool's handler starts its task itself. */
+  readonly taskStart?: 'call' | 'handler' | undefined;
 }
 
 /** The `tools/call` an extension takes part in: its params and the Server serving it. */

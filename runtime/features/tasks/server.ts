@@ -19,6 +19,8 @@ import type { MessageExtra } from '../../core/transport.js';
 import { checkValue, describeIssues } from '../../core/validation.js';
 import { registerExtensionModule, type Extension, type ExtensionTool, type ExtensionToolCall } from '../../peers/extension.js';
 import { codesOf, CoreTasks, speaksCoreTasks } from './core-tasks.js';
+import { HandlerStarts } from './handler-start.js';
+import type { McpContext } from '../mcp-server/context.js';
 import { InMemoryTaskStore } from './memory-store.js';
 import { Method } from '../../../generated/methods.js';
 import { sessionDefinition } from './session-definition.js';
@@ -80,6 +82,8 @@ export class TasksExtension implements Extension {
   private readonly runner: TaskRunner;
   /** The 2025-11-25 core tasks, served from the same store and runner. */
   private readonly core: CoreTasks;
+  /** Calls of `taskStart: 'handler'` tools whose handler has not started its task yet. */
+  private readonly handlerStarts = new HandlerStarts();
 
   constructor(options: TasksExtensionOptions = {}) {
     this.store = options.store ?? new InMemoryTaskStore();
@@ -146,7 +150,43 @@ export class TasksExtension implements Extension {
       }
       return run(context);
     }
-    return this.run(context, run, { required: support === 'required', ...where });
+    const options = { required: support === 'required', ...where };
+    if (tool.taskStart === 'handler' && this.wantsTask(context, call)) {
+      return this.handlerStarts.call(context, run, (work) => this.run(context, work, options));
+    }
+    return this.run(context, run, options);
+  }
+
+  /**
+   * Starts the task of a tool registered with `taskStart: 'handler'`, from its handler: the
+   * `tools/call` is answered with the task handle, and the rest of the handler runs as the
+   * task with the context this resolves with (use it, not the request's, from here on: its
+   * signal aborts when the task is cancelled and its questions become the task's input
+   * requests). What the handler asked before went to the user as part of the call (an
+   * `InputRequiredResult` in the stateless era). When the client runs the tool without a task
+   * (it asked for none, and the tool's `taskSupport` is `optional`), this resolves with
+   * `context` itself and the call is answered with the handler's result.
+   *
+   * @example
+   * ```ts
+   * mcp.registerTool('greet', { execution: { taskSupport: 'required' }, taskStart: 'handler' }, async (_args, context) => {
+   *   const answer = await context.elicitForm('What is your name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+   *   const name = answer.action === 'accept' ? answer.content.name : 'stranger';
+   *   const task = await tasks.startTask(context);
+   *   await slowWork(task.signal);
+   *   return { content: [{ type: 'text', text: `Hello, ${name}!` }] };
+   * });
+   * ```
+   */
+  async startTask(context: McpContext): Promise<McpContext> {
+    const started = this.handlerStarts.start(context.request);
+    return started === undefined ? context : context.withRequest(await started);
+  }
+
+  /** Whether the client asked for a task: declared the extension, or (2025-11-25) sent `params.task`. */
+  private wantsTask(context: RequestContext, call: ExtensionToolCall | undefined): boolean {
+    if (call !== undefined && speaksCoreTasks(call.endpoint)) return isJsonObject(call.params.task);
+    return declaresTasks(context);
   }
 
   /** True when the client declared the extension for this request (per request in the stateless era). */

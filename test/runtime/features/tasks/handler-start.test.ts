@@ -135,7 +135,7 @@ describe('taskStart: handler on a 2025-11-25 session (in memory)', () => {
     const client = new Client({ name: 'c', version: '1' }, { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, extensions: [tasks] });
     const asked: unknown[] = [];
     client.setRequestHandler('elicitation/create', (params) => {
-      asked.push(params._meta);
+      asked.push((params as { _meta?: unknown })._meta);
       return { action: 'accept', content: { name: 'Bea' } };
     });
     const [a, b] = createLinkedPair();

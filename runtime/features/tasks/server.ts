@@ -19,7 +19,9 @@ import type { MessageExtra } from '../../core/transport.js';
 import { checkValue, describeIssues } from '../../core/validation.js';
 import { registerExtensionModule, type Extension, type ExtensionTool, type ExtensionToolCall } from '../../peers/extension.js';
 import { codesOf, CoreTasks, speaksCoreTasks } from './core-tasks.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { HandlerStarts } from './handler-start.js';
+import { requestAsTask, type TaskRequestOptions } from './requestor.js';
 import type { McpContext } from '../mcp-server/context.js';
 import { InMemoryTaskStore } from './memory-store.js';
 import { Method } from '../../../generated/methods.js';
@@ -29,6 +31,7 @@ import type { StoredTask, TaskStore } from './task-store.js';
 import { detailed } from './task-views.js';
 
 export type { TaskRunOptions, TaskWork } from './task-runner.js';
+export type { TaskRequestOptions } from './requestor.js';
 
 /** Default time a task is kept: one hour. */
 export const DEFAULT_TASK_TTL_MS = 3_600_000;
@@ -110,7 +113,8 @@ export class TasksExtension implements Extension {
   install(endpoint: Endpoint): void {
     if (endpoint.protocol.side !== 'server') return;
     registerExtensionModule(endpoint, extensionModule);
-    endpoint.protocol.addResultMember(Method.ToolsCall, 'task', sessionDefinition(endpoint, 'CreateTaskResult'));
+    // Results of tools called as tasks here, and of requests this server sends as tasks (2025-11-25).
+    for (const method of [Method.ToolsCall, Method.SamplingCreateMessage, Method.ElicitationCreate]) endpoint.protocol.addResultMember(method, 'task', sessionDefinition(endpoint, 'CreateTaskResult'));
     const own = (method: string) => (params: Params | undefined, context: RequestContext) => {
       this.requireDeclared(endpoint, context, `${method} needs`);
       return params;
@@ -181,6 +185,35 @@ export class TasksExtension implements Extension {
   async startTask(context: McpContext): Promise<McpContext> {
     const started = this.handlerStarts.start(context.request);
     return started === undefined ? context : context.withRequest(await started);
+  }
+
+  /**
+   * Asks the client to sample (`sampling/createMessage`), as a task when the session is a
+   * 2025-11-25 one and the client declared `capabilities.tasks.requests.sampling.createMessage`:
+   * the request is answered with a task handle at once, and the task is polled (`tasks/get`, at
+   * the client's pace) and its result fetched (`tasks/result`), so no request stays open while
+   * the user reviews it. Otherwise, and inside a task, a plain request (`context.sample`). The
+   * signal (the handler's, and `options.signal`) cancels the task on the client.
+   *
+   * @example
+   * ```ts
+   * mcp.registerTool('haiku', {}, async (_args, context) => {
+   *   const reply = await tasks.sample(context, { messages: [{ role: 'user', content: { type: 'text', text: 'A haiku' } }], maxTokens: 100 }, { ttlMs: 60_000 });
+   *   return { content: [reply.content as { type: 'text'; text: string }] };
+   * });
+   * ```
+   */
+  sample(context: McpContext, params: Stateful.CreateMessageRequestParams, options: TaskRequestOptions = {}): Promise<Stateful.CreateMessageResult> {
+    return requestAsTask(context, Method.SamplingCreateMessage, params as unknown as Params, options) as Promise<Stateful.CreateMessageResult>;
+  }
+
+  /**
+   * Asks the user through the client (`elicitation/create`, `params` as they go on the wire),
+   * as a task when the client declared `capabilities.tasks.requests.elicitation.create` on a
+   * 2025-11-25 session; see {@link sample}.
+   */
+  elicit(context: McpContext, params: Stateful.ElicitRequestParams, options: TaskRequestOptions = {}): Promise<Stateful.ElicitResult> {
+    return requestAsTask(context, Method.ElicitationCreate, params as unknown as Params, options) as Promise<Stateful.ElicitResult>;
   }
 
   /** Whether the client asked for a task: declared the extension, or (2025-11-25) sent `params.task`. */
@@ -277,7 +310,6 @@ export class TasksExtension implements Extension {
     return { resultType: 'complete' };
   }
 
-
   /** The task if `context`'s requester may see it; an unknown id and another requester's task look the same. */
   private async owned(taskId: string, context: RequestContext, codes: { readonly [name: string]: number } = ErrorCodes): Promise<StoredTask> {
     const task = await this.store.get(taskId);
@@ -293,10 +325,6 @@ export class TasksExtension implements Extension {
   }
 
 }
-
-
-
-
 
 function hasTasks(capabilities: unknown): boolean {
   return isJsonObject(capabilities) && isJsonObject(capabilities.extensions) && capabilities.extensions[extensionId] !== undefined;

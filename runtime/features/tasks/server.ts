@@ -60,8 +60,10 @@ export interface TasksExtensionOptions {
  * The tasks extension for servers. Give it to a Server or McpServer (`extensions`); one
  * instance serves every Server it is given to and keeps their tasks in one store.
  *
- * McpServer tools opt in with `execution: { taskSupport: 'optional' | 'required' }`; low-level
- * handlers call {@link run}.
+ * McpServer tools opt in with `execution: { taskSupport: 'optional' | 'required' }` (with
+ * `taskStart: 'handler'` the handler asks first and then calls {@link startTask}); low-level
+ * handlers call {@link run}. In 2025-11-25, {@link sample} and {@link elicit} ask the client as
+ * a task.
  *
  * @example
  * ```ts

@@ -122,6 +122,25 @@ describe('task-augmented sampling and elicitation (2025-11-25)', () => {
     }
   });
 
+  it("cancels the client's task when the tool call is cancelled: tasks/cancel reaches the handler's signal", async () => {
+    const tasks = new TasksExtension();
+    const mcp = new McpServer({ name: 'requestor', version: '1.0.0' }, { extensions: [tasks] });
+    let created: (task: Task) => void = () => undefined;
+    const taskCreated = new Promise<Task>((resolve) => (created = resolve));
+    mcp.registerTool('confirm', {}, async (_args, context) => {
+      await tasks.elicit(context, { mode: 'form', message: 'Hold', requestedSchema: { type: 'object', properties: {} } }, { onTask: created });
+      return { content: [] };
+    });
+    const { client, handled } = await connect(mcp, true);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'confirm', arguments: {} }, { signal: controller.signal });
+    await taskCreated;
+    controller.abort(new Error('user gave up'));
+    await expect(call).rejects.toThrow('user gave up');
+    await expect.poll(() => handled[0]?.signal.aborted).toBe(true);
+    await client.close();
+  });
+
   it('sends a plain request to a client that declared no task support', async () => {
     const seen = { created: [] as Task[], polled: [] as string[] };
     const { client, handled } = await connect(server(seen), false);

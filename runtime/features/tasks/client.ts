@@ -14,6 +14,7 @@ import { isJsonObject } from '../../core/jsonrpc.js';
 import type { RequestHandler, RequestOptions } from '../../core/request-context.js';
 import { InMemoryTaskStore } from './memory-store.js';
 import { ReceiverTasks } from './receiver.js';
+import { sleep } from './sleep.js';
 import type { TaskStore } from './task-store.js';
 import { registerExtensionModule, type Extension } from '../../peers/extension.js';
 import { Method } from '../../../generated/methods.js';
@@ -267,21 +268,6 @@ export function isTaskHandle(result: unknown): result is CreateTaskResult {
 function send(client: Client, method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
   // The extension's methods are custom methods of the engine; `request` sends them with the era's envelope.
   return (client.request as (method: string, params: unknown, options?: RequestOptions) => Promise<unknown>)(method, params, options);
-}
-
-/** Resolves after `ms`, or rejects with the reason when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** True when the client's session speaks the core experimental tasks (2025-11-25). */

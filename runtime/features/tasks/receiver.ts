@@ -11,6 +11,7 @@ import { messageOf, ProtocolError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
 import type { Params, RequestContext, RequestHandler } from '../../core/request-context.js';
 import type { ExtensionEndpoint as Endpoint } from '../../peers/extension.js';
+import { sleep } from './sleep.js';
 import { codesOf, speaksCoreTasks } from './core-tasks.js';
 import { sessionDefinition } from './session-definition.js';
 import { TERMINAL_STATUSES, type StoredTask, type TaskChange, type TaskStore } from './task-store.js';
@@ -151,11 +152,13 @@ export class ReceiverTasks {
     throw new ProtocolError(codes.INTERNAL_ERROR!, `Task ${taskId} was cancelled`, related);
   }
 
-  /** Resolves at the task's next change here, when its handler ends, or when `signal` aborts. */
+  /**
+   * Resolves at the task's next change here, when its handler ends, or when `signal` aborts; for
+   * a task whose handler runs elsewhere (a store shared with another process), after a poll interval.
+   */
   private nextChange(taskId: string, signal: AbortSignal): Promise<void> {
     const waiters = this.running.get(taskId)?.waiters;
-    // A task whose handler is not running here changes no more.
-    if (waiters === undefined) return Promise.resolve();
+    if (waiters === undefined) return sleep(this.options.pollIntervalMs, signal).catch(() => undefined);
     return new Promise((resolve) => {
       const done = (): void => {
         waiters.delete(done);

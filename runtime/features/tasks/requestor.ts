@@ -11,7 +11,7 @@ import { isJsonObject } from '../../core/jsonrpc.js';
 import type { Params, RequestOptions } from '../../core/request-context.js';
 import { StatelessContext } from '../../era/stateless-request.js';
 import type { McpContext } from '../mcp-server/context.js';
-import { sleep } from './client.js';
+import { sleep } from './sleep.js';
 import { speaksCoreTasks } from './core-tasks.js';
 import { isTaskContext } from './task-runner.js';
 import { TERMINAL_STATUSES } from './task-store.js';

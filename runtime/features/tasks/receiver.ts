@@ -93,14 +93,18 @@ export class ReceiverTasks {
     // The handler outlives the request it came with: its signal is the task's.
     const context = Object.create(request, { signal: { value: running.controller.signal } }) as RequestContext;
     void (async () => {
+      let end: TaskChange;
       try {
         const result = await handler(rest, context);
-        await this.change(endpoint, task.taskId, { status: 'completed', result: isJsonObject(result) ? result : {} });
+        end = { status: 'completed', result: isJsonObject(result) ? result : {} };
       } catch (error) {
         const failure = error instanceof ProtocolError ? error : new ProtocolError(codes.INTERNAL_ERROR!, messageOf(error));
         const { code, message, data } = failure.toJSON();
-        await this.change(endpoint, task.taskId, { status: 'failed', error: data === undefined ? { code, message } : { code, message, data } });
+        end = { status: 'failed', error: data === undefined ? { code, message } : { code, message, data } };
       }
+      // Its place is free before anyone can see the task end (the waiters wake below).
+      this.running.delete(task.taskId);
+      await this.change(endpoint, task.taskId, end);
     })()
       .catch((error: unknown) => endpoint.protocol.onerror?.(error instanceof Error ? error : new Error(String(error))))
       .finally(() => {

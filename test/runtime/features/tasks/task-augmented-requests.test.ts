@@ -141,6 +141,27 @@ describe('task-augmented sampling and elicitation (2025-11-25)', () => {
     await client.close();
   });
 
+  it('refuses a task beyond maxRunning with -32603 and takes it again once one has ended', async () => {
+    let rawServer: Server | undefined;
+    const mcp = new McpServer({ name: 'raw', version: '1.0.0' }, { extensions: [new TasksExtension()], setupServer: (server) => (rawServer = server) });
+    mcp.registerTool('noop', {}, () => ({ content: [] }));
+    const client = new Client({ name: 'receiver', version: '1.0.0' }, { protocolVersion: REVISION, capabilities: { elicitation: { form: {} }, tasks: receives }, extensions: [new TasksClient({ maxRunning: 1 })] });
+    let release: () => void = () => undefined;
+    client.setRequestHandler('elicitation/create', () => new Promise((resolve) => (release = () => resolve({ action: 'cancel' }))));
+    const [a, b] = createLinkedPair();
+    await mcp.connect(a);
+    await client.connect(b);
+    const send = (method: string, params: Record<string, unknown>): Promise<Record<string, any>> =>
+      (rawServer!.request as (method: string, params: unknown) => Promise<Record<string, any>>)(method, params);
+    const ask = { mode: 'form', message: 'Hold', requestedSchema: { type: 'object', properties: {} }, task: {} };
+    const first = await send('elicitation/create', ask);
+    await expect(send('elicitation/create', ask)).rejects.toMatchObject({ code: -32603 });
+    release();
+    expect((await send('tasks/result', { taskId: first.task.taskId })).action).toBe('cancel');
+    expect((await send('elicitation/create', ask)).task.status).toBe('working');
+    await client.close();
+  });
+
   it('sends a plain request to a client that declared no task support', async () => {
     const seen = { created: [] as Task[], polled: [] as string[] };
     const { client, handled } = await connect(server(seen), false);
@@ -167,7 +188,8 @@ describe('task-augmented sampling and elicitation (2025-11-25)', () => {
     const result = await client.callTool({ name: 'haiku', arguments: {} });
     expect(textOf(result)).toBe('from v1');
     expect(seen.created).toHaveLength(1);
-    expect(seen.polled).toContain('working');
+    // Polled with tasks/get until the v1 store reported the end, then fetched.
+    expect(seen.polled.at(-1)).toBe('completed');
     await client.close();
   });
 

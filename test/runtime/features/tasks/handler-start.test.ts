@@ -3,7 +3,10 @@
 // (round 1 an InputRequiredResult without a task, round 2 the task handle, the task's result
 // carrying the answer), for clients without the extension (-32021 before the handler runs, or
 // inline for an optional tool), and on 2025-11-25 sessions, in memory with mcpgen's client and
-// over HTTP with the official v1 client (the question a request of its own, then CreateTaskResult).
+// over HTTP with the official v1 client and ext-tasks' session on the official v2 client (the
+// question a request of its own, then CreateTaskResult).
+import { Client as V2Client, StreamableHTTPClientTransport as V2StreamableTransport } from '@modelcontextprotocol/client';
+import { createTaskSessionFromClient, resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1StreamableTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -107,6 +110,26 @@ describe('taskStart: handler over Streamable HTTP (2026-07-28)', () => {
     expect(answers).toEqual([{ resultType: 'complete', hasTaskId: false, hasRequestState: false }]);
     expect(movedToTask).toEqual([false]);
     await client.close();
+  });
+
+  it("serves ext-tasks' requester session on the official v2 client (2025-11-25): the question, then the task's outcome", async () => {
+    const client = new V2Client({ name: 'v2', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, supportedProtocolVersions: ['2025-11-25'] });
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { name: 'Dee' } };
+    });
+    await client.connect(new V2StreamableTransport(url));
+    const session = createTaskSessionFromClient(client, { endpointId: 'handler-start' });
+    try {
+      const execution = await session.callTool('greet', {});
+      const { outcome } = await execution.settle();
+      expect(textOf(resultFromTaskOutcome(outcome))).toBe('Hello, Dee!');
+      expect(asked).toEqual(['What is your name?']);
+    } finally {
+      await session.close();
+      await client.close();
+    }
   });
 
   it("serves the official v1 client's callToolStream (2025-11-25): taskCreated after the question, then the result", async () => {

@@ -1,9 +1,12 @@
 // 2025-11-25's task-augmented sampling and elicitation, the server as requestor and the client
-// as receiver, in memory and over Streamable HTTP: TasksExtension.sample/elicit from an McpServer tool against mcpgen's
-// Client with TasksClient (the task created, the handler run in the background, tasks/get,
-// tasks/result, tasks/list and tasks/cancel served) and against the official v1 client with its
-// task store; the official v1 server's createMessageStream against mcpgen's Client; and the
-// plain request for a client that declared no task support.
+// as receiver, in memory and over Streamable HTTP: TasksExtension.sample/elicit from an
+// McpServer tool against mcpgen's Client with TasksClient (the task created, the handler run in
+// the background, tasks/get, tasks/result, tasks/list and tasks/cancel served), against the
+// official v1 client with its task store and the official v2 client with ext-tasks' receiver;
+// the official v1 server's createMessageStream against mcpgen's Client; and the plain request
+// for a client that declared no task support.
+import { Client as V2Client, StreamableHTTPClientTransport as V2StreamableTransport } from '@modelcontextprotocol/client';
+import { bindTaskReceiver } from '@modelcontextprotocol/ext-tasks/receiver';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTaskStore as V1TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -191,6 +194,31 @@ describe('task-augmented sampling and elicitation (2025-11-25)', () => {
     // Polled with tasks/get until the v1 store reported the end, then fetched.
     expect(seen.polled.at(-1)).toBe('completed');
     await client.close();
+  });
+
+  it("asks the official v2 client with ext-tasks' receiver as a task over Streamable HTTP", async () => {
+    const seen = { created: [] as Task[], polled: [] as string[] };
+    const mcp = server(seen);
+    const node = createMcpNodeServer({ server: () => mcp.createServer(), path: '/mcp' });
+    const url = await node.listen();
+    const client = new V2Client({ name: 'v2', version: '1.0.0' }, { capabilities: { sampling: {}, tasks: receives }, supportedProtocolVersions: [REVISION] });
+    const receiver = bindTaskReceiver(client, {
+      methods: { 'sampling/createMessage': true },
+      pollIntervalMs: 10,
+      sampling: async () => ({ model: 'v2', role: 'assistant', content: { type: 'text', text: 'from ext-tasks' } }),
+    });
+    try {
+      await client.connect(new V2StreamableTransport(url));
+      expect(client.getNegotiatedProtocolVersion()).toBe(REVISION);
+      expect(textOf(await client.callTool({ name: 'haiku', arguments: {} }))).toBe('from ext-tasks');
+      // ext-tasks starts the task input_required: the requestor goes straight to tasks/result.
+      expect(seen.created).toMatchObject([{ status: 'input_required', pollInterval: 10 }]);
+      expect(seen.polled).toEqual([]);
+    } finally {
+      receiver.close();
+      await client.close();
+      await node.close();
+    }
   });
 
   it("answers the official v1 server's createMessageStream with a task: taskCreated, taskStatus, result", async () => {

@@ -12,8 +12,9 @@
  * upsets the timing of sse-retry), as do extension scenarios and runs narrowed with --only.
  *
  * Sections: 2025-03-26, 2025-06-18 and 2025-11-25 (the stateful era mcpgen serves), 2026-07-28
- * (stateless era, not implemented yet) and the extension scenarios, which the suite runs at the
- * revision it picks for them. Which scenarios belong to a revision comes from the suite itself
+ * (stateless era, not implemented yet), the extension scenarios, which the suite runs at the
+ * revision it picks for them, and the tasks extension's server scenarios once more against
+ * conformance/tasks-docs-server.ts, a server written from docs/tasks.md alone. Which scenarios belong to a revision comes from the suite itself
  * (`conformance list`: a scenario applies from the revision that introduced it until the one
  * that removed it). Authorization-server scenarios are out of scope: they test OAuth servers.
  *
@@ -33,6 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { statefulRevisions } from '../runtime/index.js';
 import { startEverythingServer } from './everything-server.js';
+import { startTasksDocsServer } from './tasks-docs-server.js';
 import { runInspectorSmoke, type InspectorCheck } from './inspector.js';
 import { ensureNode22 } from './node22.js';
 
@@ -54,6 +56,8 @@ interface Section {
   /** Passed as --spec-version; undefined lets the suite pick (extension scenarios). */
   readonly specVersion: string | undefined;
   readonly title: string;
+  /** Runs only these server scenarios, against this server instead of the everything server. */
+  readonly against?: { readonly scenarios: RegExp; readonly start: (onerror: (error: Error) => void) => Promise<{ url: URL; close(): Promise<void> }> };
 }
 
 const SECTIONS: readonly Section[] = [
@@ -62,6 +66,12 @@ const SECTIONS: readonly Section[] = [
   { name: '2025-11-25', specVersion: '2025-11-25', title: 'revision 2025-11-25' },
   { name: '2026-07-28', specVersion: '2026-07-28', title: 'revision 2026-07-28 (stateless era, not implemented yet)' },
   { name: 'extensions', specVersion: undefined, title: 'extension scenarios (at the revision the suite picks for them)' },
+  {
+    name: 'tasks-docs',
+    specVersion: undefined,
+    title: 'tasks scenarios against conformance/tasks-docs-server.ts (written from docs/tasks.md)',
+    against: { scenarios: /^tasks-/, start: (onerror) => startTasksDocsServer(0, onerror) },
+  },
 ];
 
 /** A scenario as `conformance list` prints it: its name and the revisions it applies to, or `extension`. */
@@ -137,7 +147,10 @@ async function loadCatalog(node22: string): Promise<CatalogEntry[]> {
 
 function scenariosOf(catalog: readonly CatalogEntry[], section: Section, role: Role): string[] {
   const tag = section.specVersion ?? 'extension';
-  return catalog.filter((entry) => entry.role === role && entry.tags.includes(tag)).map((entry) => entry.name);
+  const against = section.against;
+  return catalog
+    .filter((entry) => entry.role === role && entry.tags.includes(tag) && (against === undefined || (role === 'server' && against.scenarios.test(entry.name))))
+    .map((entry) => entry.name);
 }
 
 async function loadExpectedFailures(): Promise<ExpectedFailures> {
@@ -282,7 +295,7 @@ function versionArgs(section: Section): string[] {
 async function withEverythingServer<T>(section: Section, body: (url: URL) => Promise<T>): Promise<{ value: T; errors: string[] }> {
   const errors: string[] = [];
   const capped = section.specVersion !== undefined && statefulRevisions.includes(section.specVersion);
-  const server = await startEverythingServer({
+  const server = section.against !== undefined ? await section.against.start((error) => errors.push(error.message)) : await startEverythingServer({
     onerror: (error) => errors.push(error.message),
     ...(capped ? { maxRevision: section.specVersion } : {}),
   });

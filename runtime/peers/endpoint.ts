@@ -8,7 +8,7 @@ import type { NotificationHandler, NotificationOptions, Params, RequestHandler, 
 import type { RevisionLoader } from '../core/revision-set.js';
 import type { RevisionSet } from '../core/revision-set.js';
 import type { Transport } from '../core/transport.js';
-import { declareExtensions, type Extension } from './extension.js';
+import { declareExtensions, wrapRequestHandler, type Extension } from './extension.js';
 import { Method } from '../../generated/methods.js';
 
 /** Options shared by Client and Server. */
@@ -197,7 +197,7 @@ export abstract class Endpoint {
     if (gate?.holder === 'receiver' && !hasCapability(this.ownCapabilities, gate.path)) {
       throw new SdkError('CAPABILITY_MISSING', `Cannot handle ${method}: capability ${describePath(gate.path)} was not declared`);
     }
-    this.protocol.setRequestHandler(method, handler as RequestHandler);
+    this.protocol.setRequestHandler(method, wrapRequestHandler(this, method, handler as RequestHandler));
   }
 
   protected registerNotificationHandler(method: string, handler: NotificationHandler<never>): void {

@@ -6,7 +6,7 @@
  */
 import type { ExtensionModule, RevisionModule } from '../core/contract.js';
 import type { Protocol } from '../core/protocol.js';
-import type { Params, RequestContext } from '../core/request-context.js';
+import type { Params, RequestContext, RequestHandler } from '../core/request-context.js';
 
 /**
  * What an extension sees of the Client or Server it is installed on: the engine (to register
@@ -26,6 +26,8 @@ export interface ExtensionEndpoint {
 export interface ExtensionTool {
   readonly name: string;
   readonly execution?: { readonly taskSupport?: string | undefined } | undefined;
+  /** McpServer's `taskStart`: `'handler'` when the tool's handler starts its task itself. */
+  readonly taskStart?: 'call' | 'handler' | undefined;
 }
 
 /** The `tools/call` an extension takes part in: its params and the Server serving it. */
@@ -69,6 +71,13 @@ export interface Extension {
    */
   wrapToolCall?(tool: ExtensionTool, context: RequestContext, run: (context: RequestContext) => Promise<unknown>, call?: ExtensionToolCall): Promise<unknown>;
   /**
+   * Wraps the handler the endpoint's user registers for incoming request `method` (a Client's
+   * sampling handler, say), to answer some of those requests another way: 2025-11-25's
+   * task-augmented requests with a task handle. Returns the handler to register instead
+   * (`handler` itself to leave it alone). Extensions wrap in the order given, the first outermost.
+   */
+  wrapRequestHandler?(endpoint: ExtensionEndpoint, method: string, handler: RequestHandler): RequestHandler;
+  /**
    * Called when a Server's stateful session settles on `revision` (its `initialize`, or the
    * session restored on another replica): may register handlers for methods of that revision,
    * and returns core capabilities to add to the `initialize` result (what the Server declares
@@ -94,6 +103,13 @@ export function declareExtensions<C extends { readonly [key: string]: unknown }>
   const merged: Record<string, unknown> = {};
   for (const extension of extensions) merged[extension.id] = extension.settings ?? {};
   return { ...capabilities, extensions: { ...merged, ...declared } };
+}
+
+/** `handler` wrapped by the `wrapRequestHandler` hooks of `endpoint`'s extensions, the first outermost. */
+export function wrapRequestHandler(endpoint: ExtensionEndpoint, method: string, handler: RequestHandler): RequestHandler {
+  let wrapped = handler;
+  for (const extension of [...endpoint.extensions].reverse()) wrapped = extension.wrapRequestHandler?.(endpoint, method, wrapped) ?? wrapped;
+  return wrapped;
 }
 
 /** Runs a tool call through the `wrapToolCall` hooks of `extensions`, outermost first, ending in `run`. */

@@ -70,6 +70,25 @@ export class McpContext {
     this.schemas = schemas;
   }
 
+  /**
+   * The same helpers bound to another low-level request context: how an extension hands the
+   * rest of a handler a context of its own (a task's, whose questions become input requests).
+   *
+   * @example
+   * ```ts
+   * import { McpServer } from 'mcpgen';
+   *
+   * const mcp = new McpServer({ name: 'demo', version: '1.0.0' });
+   * mcp.registerTool('echo', {}, (_args, context) => {
+   *   const same = context.withRequest(context.request);
+   *   return { content: [{ type: 'text', text: String(same.requestId) }] };
+   * });
+   * ```
+   */
+  withRequest(request: RequestContext): McpContext {
+    return new McpContext(this.session, request, this.schemas);
+  }
+
   /** Aborted when the client cancels the request or the connection closes. */
   get signal(): AbortSignal {
     return this.request.signal;

@@ -61,7 +61,8 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
       // An unknown tool is a protocol error (the tools page's own example uses -32602).
       if (entry === undefined) throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Unknown tool: ${params.name}`);
       // Extensions (tasks) may run the call another way, or later.
-      return callToolThrough(server.extensions, entry.definition, request, (context) => callTool(entry, params, contextOf(context)), { params: params as unknown as Params, endpoint: server }) as Promise<Stateful.CallToolResult>;
+      const tool = entry.config.taskStart === undefined ? entry.definition : { ...entry.definition, taskStart: entry.config.taskStart };
+      return callToolThrough(server.extensions, tool, request, (context) => callTool(entry, params, contextOf(context)), { params: params as unknown as Params, endpoint: server }) as Promise<Stateful.CallToolResult>;
     });
   }
   if (capabilities.resources !== undefined) {

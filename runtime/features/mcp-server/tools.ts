@@ -50,6 +50,12 @@ export interface ToolConfig<I extends SchemaInput | undefined = undefined, O ext
   readonly annotations?: Stateful.ToolAnnotations;
   readonly icons?: Stateful.Icon[];
   readonly execution?: Stateful.ToolExecution;
+  /**
+   * With `execution.taskSupport` and the tasks extension: when the task starts. `'call'`
+   * (default): the whole handler runs as the task. `'handler'`: the handler runs in the request
+   * and starts the task itself with `TasksExtension.startTask`, so it can ask the user first.
+   */
+  readonly taskStart?: 'call' | 'handler';
   readonly _meta?: Record<string, unknown>;
   /** Shows the tool only to sessions for which this returns true (others neither list nor call it). */
   readonly available?: (session: McpSession) => boolean;

@@ -11,7 +11,11 @@ import type { Client } from '../../peers/client.js';
 import type { ExtensionEndpoint as Endpoint } from '../../peers/extension.js';
 import { ProtocolError, SdkError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
-import type { RequestOptions } from '../../core/request-context.js';
+import type { RequestHandler, RequestOptions } from '../../core/request-context.js';
+import { InMemoryTaskStore } from './memory-store.js';
+import { ReceiverTasks } from './receiver.js';
+import { sleep } from './sleep.js';
+import type { TaskStore } from './task-store.js';
 import { registerExtensionModule, type Extension } from '../../peers/extension.js';
 import { Method } from '../../../generated/methods.js';
 import { sessionDefinition } from './session-definition.js';
@@ -28,6 +32,18 @@ export interface TaskWaitOptions {
   readonly onTask?: (task: CreateTaskResult) => void;
   /** 2025-11-25: the task lifetime to ask for (`params.task.ttl`); the server may shorten it. */
   readonly ttlMs?: number;
+}
+
+/** Options of a {@link TasksClient}: how it receives the server's task-augmented requests (2025-11-25). */
+export interface TasksClientOptions {
+  /** Where the tasks the server creates on this client live (default: an InMemoryTaskStore of this TasksClient). */
+  readonly store?: TaskStore;
+  /** The longest such a task is kept, in ms (the server may ask for less; default one hour); null: no limit. */
+  readonly ttlMs?: number | null;
+  /** How often the server should poll them, in ms (default 1000). */
+  readonly pollIntervalMs?: number;
+  /** Most of them whose handler runs at once (default 64); a request beyond it is answered -32603. */
+  readonly maxRunning?: number;
 }
 
 /** The interval used when the server suggests none. */
@@ -53,12 +69,35 @@ export class TasksClient implements Extension {
   readonly settings = {};
   /** 2025-11-25: each client's tools by name, with their `execution.taskSupport`. */
   private readonly toolSupport = new WeakMap<Client, Map<string, string | undefined>>();
+  /** 2025-11-25: the tasks the server creates on this client. */
+  private readonly receiver: ReceiverTasks;
 
-  /** Registers the extension's methods and the task-handle results of tools/call (both eras). */
+  constructor(options: TasksClientOptions = {}) {
+    this.receiver = new ReceiverTasks({
+      store: options.store ?? new InMemoryTaskStore(),
+      ttlMs: options.ttlMs === undefined ? 3_600_000 : options.ttlMs,
+      pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_MS,
+      maxRunning: options.maxRunning ?? 64,
+    });
+  }
+
+  /**
+   * Registers the extension's methods and the task-handle results of tools/call (both eras),
+   * and the task methods a 2025-11-25 server calls on the tasks it creates here.
+   */
   install(endpoint: Endpoint): void {
     if (endpoint.protocol.side !== 'client') return;
     registerExtensionModule(endpoint, extensionModule);
     endpoint.protocol.addResultMember(Method.ToolsCall, 'task', sessionDefinition(endpoint, 'CreateTaskResult'));
+    this.receiver.install(endpoint);
+  }
+
+  /**
+   * 2025-11-25: the client's sampling and elicitation handlers answer a task-augmented request
+   * (`params.task`) with a task when the client declared it (`capabilities.tasks.requests`).
+   */
+  wrapRequestHandler(endpoint: Endpoint, method: string, handler: RequestHandler): RequestHandler {
+    return this.receiver.wrap(endpoint, method, handler);
   }
 
   /**
@@ -229,20 +268,6 @@ export function isTaskHandle(result: unknown): result is CreateTaskResult {
 function send(client: Client, method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
   // The extension's methods are custom methods of the engine; `request` sends them with the era's envelope.
   return (client.request as (method: string, params: unknown, options?: RequestOptions) => Promise<unknown>)(method, params, options);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** True when the client's session speaks the core experimental tasks (2025-11-25). */

@@ -19,6 +19,10 @@ import type { MessageExtra } from '../../core/transport.js';
 import { checkValue, describeIssues } from '../../core/validation.js';
 import { registerExtensionModule, type Extension, type ExtensionTool, type ExtensionToolCall } from '../../peers/extension.js';
 import { codesOf, CoreTasks, speaksCoreTasks } from './core-tasks.js';
+import type * as Stateful from '../../../generated/protocol/stateful.js';
+import { HandlerStarts } from './handler-start.js';
+import { requestAsTask, type TaskRequestOptions } from './requestor.js';
+import type { McpContext } from '../mcp-server/context.js';
 import { InMemoryTaskStore } from './memory-store.js';
 import { Method } from '../../../generated/methods.js';
 import { sessionDefinition } from './session-definition.js';
@@ -27,6 +31,7 @@ import type { StoredTask, TaskStore } from './task-store.js';
 import { detailed } from './task-views.js';
 
 export type { TaskRunOptions, TaskWork } from './task-runner.js';
+export type { TaskRequestOptions } from './requestor.js';
 
 /** Default time a task is kept: one hour. */
 export const DEFAULT_TASK_TTL_MS = 3_600_000;
@@ -55,8 +60,10 @@ export interface TasksExtensionOptions {
  * The tasks extension for servers. Give it to a Server or McpServer (`extensions`); one
  * instance serves every Server it is given to and keeps their tasks in one store.
  *
- * McpServer tools opt in with `execution: { taskSupport: 'optional' | 'required' }`; low-level
- * handlers call {@link run}.
+ * McpServer tools opt in with `execution: { taskSupport: 'optional' | 'required' }` (with
+ * `taskStart: 'handler'` the handler asks first and then calls {@link startTask}); low-level
+ * handlers call {@link run}. In 2025-11-25, {@link sample} and {@link elicit} ask the client as
+ * a task.
  *
  * @example
  * ```ts
@@ -80,6 +87,8 @@ export class TasksExtension implements Extension {
   private readonly runner: TaskRunner;
   /** The 2025-11-25 core tasks, served from the same store and runner. */
   private readonly core: CoreTasks;
+  /** Calls of `taskStart: 'handler'` tools whose handler has not started its task yet. */
+  private readonly handlerStarts = new HandlerStarts();
 
   constructor(options: TasksExtensionOptions = {}) {
     this.store = options.store ?? new InMemoryTaskStore();
@@ -106,7 +115,8 @@ export class TasksExtension implements Extension {
   install(endpoint: Endpoint): void {
     if (endpoint.protocol.side !== 'server') return;
     registerExtensionModule(endpoint, extensionModule);
-    endpoint.protocol.addResultMember(Method.ToolsCall, 'task', sessionDefinition(endpoint, 'CreateTaskResult'));
+    // Results of tools called as tasks here, and of requests this server sends as tasks (2025-11-25).
+    for (const method of [Method.ToolsCall, Method.SamplingCreateMessage, Method.ElicitationCreate]) endpoint.protocol.addResultMember(method, 'task', sessionDefinition(endpoint, 'CreateTaskResult'));
     const own = (method: string) => (params: Params | undefined, context: RequestContext) => {
       this.requireDeclared(endpoint, context, `${method} needs`);
       return params;
@@ -146,7 +156,72 @@ export class TasksExtension implements Extension {
       }
       return run(context);
     }
-    return this.run(context, run, { required: support === 'required', ...where });
+    const options = { required: support === 'required', ...where };
+    if (tool.taskStart === 'handler' && this.wantsTask(context, call)) {
+      return this.handlerStarts.call(context, run, (work) => this.run(context, work, options));
+    }
+    return this.run(context, run, options);
+  }
+
+  /**
+   * Starts the task of a tool registered with `taskStart: 'handler'`, from its handler: the
+   * `tools/call` is answered with the task handle, and the rest of the handler runs as the
+   * task with the context this resolves with (use it, not the request's, from here on: its
+   * signal aborts when the task is cancelled and its questions become the task's input
+   * requests). What the handler asked before went to the user as part of the call (an
+   * `InputRequiredResult` in the stateless era). When the client runs the tool without a task
+   * (it asked for none, and the tool's `taskSupport` is `optional`), this resolves with
+   * `context` itself and the call is answered with the handler's result.
+   *
+   * @example
+   * ```ts
+   * mcp.registerTool('greet', { execution: { taskSupport: 'required' }, taskStart: 'handler' }, async (_args, context) => {
+   *   const answer = await context.elicitForm('What is your name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+   *   const name = answer.action === 'accept' ? answer.content.name : 'stranger';
+   *   const task = await tasks.startTask(context);
+   *   await slowWork(task.signal);
+   *   return { content: [{ type: 'text', text: `Hello, ${name}!` }] };
+   * });
+   * ```
+   */
+  async startTask(context: McpContext): Promise<McpContext> {
+    const started = this.handlerStarts.start(context.request);
+    return started === undefined ? context : context.withRequest(await started);
+  }
+
+  /**
+   * Asks the client to sample (`sampling/createMessage`), as a task when the session is a
+   * 2025-11-25 one and the client declared `capabilities.tasks.requests.sampling.createMessage`:
+   * the request is answered with a task handle at once, and the task is polled (`tasks/get`, at
+   * the client's pace) and its result fetched (`tasks/result`), so no request stays open while
+   * the user reviews it. Otherwise, and inside a task, a plain request (`context.sample`). The
+   * signal (the handler's, and `options.signal`) cancels the task on the client.
+   *
+   * @example
+   * ```ts
+   * mcp.registerTool('haiku', {}, async (_args, context) => {
+   *   const reply = await tasks.sample(context, { messages: [{ role: 'user', content: { type: 'text', text: 'A haiku' } }], maxTokens: 100 }, { ttlMs: 60_000 });
+   *   return { content: [reply.content as { type: 'text'; text: string }] };
+   * });
+   * ```
+   */
+  sample(context: McpContext, params: Stateful.CreateMessageRequestParams, options: TaskRequestOptions = {}): Promise<Stateful.CreateMessageResult> {
+    return requestAsTask(context, Method.SamplingCreateMessage, params as unknown as Params, options) as Promise<Stateful.CreateMessageResult>;
+  }
+
+  /**
+   * Asks the user through the client (`elicitation/create`, `params` as they go on the wire),
+   * as a task when the client declared `capabilities.tasks.requests.elicitation.create` on a
+   * 2025-11-25 session; see {@link sample}.
+   */
+  elicit(context: McpContext, params: Stateful.ElicitRequestParams, options: TaskRequestOptions = {}): Promise<Stateful.ElicitResult> {
+    return requestAsTask(context, Method.ElicitationCreate, params as unknown as Params, options) as Promise<Stateful.ElicitResult>;
+  }
+
+  /** Whether the client asked for a task: declared the extension, or (2025-11-25) sent `params.task`. */
+  private wantsTask(context: RequestContext, call: ExtensionToolCall | undefined): boolean {
+    if (call !== undefined && speaksCoreTasks(call.endpoint)) return isJsonObject(call.params.task);
+    return declaresTasks(context);
   }
 
   /** True when the client declared the extension for this request (per request in the stateless era). */
@@ -237,7 +312,6 @@ export class TasksExtension implements Extension {
     return { resultType: 'complete' };
   }
 
-
   /** The task if `context`'s requester may see it; an unknown id and another requester's task look the same. */
   private async owned(taskId: string, context: RequestContext, codes: { readonly [name: string]: number } = ErrorCodes): Promise<StoredTask> {
     const task = await this.store.get(taskId);
@@ -253,10 +327,6 @@ export class TasksExtension implements Extension {
   }
 
 }
-
-
-
-
 
 function hasTasks(capabilities: unknown): boolean {
   return isJsonObject(capabilities) && isJsonObject(capabilities.extensions) && capabilities.extensions[extensionId] !== undefined;

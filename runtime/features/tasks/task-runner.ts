@@ -254,3 +254,8 @@ class TaskContext extends StatelessContext {
 
   override async log(): Promise<void> {}
 }
+
+/** True for the context a task's work runs with (its questions are the task's, not requests of their own). */
+export function isTaskContext(context: RequestContext): boolean {
+  return context instanceof TaskContext;
+}

@@ -5,4 +5,5 @@ export { defaultEnvironment } from './transports/node/default-environment.js';
 export { createMcpNodeServer, toNodeHandler, type McpNodeServer, type McpNodeServerOptions, type NodeMcpListener } from './transports/node/http.js';
 export { AjvJsonSchemaValidator, type AjvJsonSchemaValidatorOptions } from './features/ajv/ajv-validator.js';
 export { FileOAuthStore, type FileOAuthStoreOptions } from './features/auth/node/file-store.js';
+export { resolvingAuthUrlPolicy, type HostLookup, type ResolvingAuthUrlPolicyOptions } from './features/auth/node/resolving-policy.js';
 export { DEFAULT_LOOPBACK_TIMEOUT_MS, openInBrowser, startLoopbackReceiver, type LoopbackReceiver, type LoopbackReceiverOptions } from './features/auth/node/loopback.js';

@@ -19,6 +19,8 @@ import { Client } from '../../peers/client.js';
 import { SdkError } from '../../core/errors.js';
 import type { FetchLike } from '../../transports/http/client-request.js';
 import { FileOAuthStore } from '../auth/node/file-store.js';
+import { resolvingAuthUrlPolicy } from '../auth/node/resolving-policy.js';
+import type { AuthUrlPolicy } from '../auth/url-policy.js';
 import { DEFAULT_LOOPBACK_TIMEOUT_MS, openInBrowser, startLoopbackReceiver, type LoopbackReceiver } from '../auth/node/loopback.js';
 import type { RemoteServerConfig } from './config.js';
 import { createTransport } from './transports.js';
@@ -75,6 +77,8 @@ export interface NodeOAuthOptions {
   readonly loginTimeoutMs?: number | undefined;
   /** The fetch for the server and the OAuth requests (default `globalThis.fetch`). */
   readonly fetch?: FetchLike | undefined;
+  /** Where discovered OAuth URLs may point (default: {@link resolvingAuthUrlPolicy}, which resolves names). */
+  readonly urlPolicy?: AuthUrlPolicy | undefined;
 }
 
 /** Options of one {@link NodeOAuth.login}. */
@@ -277,6 +281,8 @@ export class NodeOAuth {
     const settings = entry.oauth;
     return {
       clientMetadata: { client_name: this.options.clientName ?? 'mcpgen' },
+      // A host follows whatever URLs a remote server's metadata names: names are resolved and judged too.
+      urlPolicy: this.options.urlPolicy ?? resolvingAuthUrlPolicy(),
       ...(settings?.clientMetadataUrl !== undefined ? { clientMetadataUrl: settings.clientMetadataUrl } : {}),
       ...(settings?.scopes !== undefined ? { scope: settings.scopes.join(' ') } : {}),
     };

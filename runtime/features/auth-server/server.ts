@@ -89,7 +89,6 @@ function checkedIssuer(value: string | URL): URL {
   }
   if (url.search !== '' || url.hash !== '') throw new SdkError('INVALID_ARGUMENT', 'The issuer must have no query or fragment');
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackUrl(url))) throw new SdkError('INVALID_ARGUMENT', 'The issuer must be https: (http: only on loopback)');
-  url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
 }
 
@@ -118,8 +117,9 @@ function checkedIssuer(value: string | URL): URL {
  */
 export function createAuthorizationServer(options: AuthorizationServerOptions): AuthorizationServer {
   const issuerUrl = checkedIssuer(options.issuer);
-  const issuer = issuerUrl.href.replace(/\/$/, '');
-  const base = issuerUrl.pathname;
+  // The issuer's path, without a trailing slash: '' for an issuer at the origin's root.
+  const base = issuerUrl.pathname.replace(/\/+$/, '');
+  const issuer = `${issuerUrl.origin}${base}`;
   const endpoint = (path: string): string => `${issuerUrl.origin}${base}${path}`;
   const provider = options.provider;
   const resources = typeof options.resources === 'string' ? [options.resources] : [...options.resources];

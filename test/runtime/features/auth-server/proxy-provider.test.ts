@@ -1,0 +1,67 @@
+/**
+ * The proxy provider end to end over real HTTP on 127.0.0.1: the MCP origin's authorization
+ * server forwards registration, authorization, tokens and revocation to a second mcpgen
+ * authorization server (the upstream, on its own port and issuer path), and both mcpgen's
+ * client and the official v1 client complete the flow through it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mcpgenFlow, v1Flow } from './fixtures/clients.js';
+import { followAuthorization, startDeployment, type Deployment } from './fixtures/deployment.js';
+
+const running: Deployment[] = [];
+afterEach(async () => {
+  while (running.length > 0) await running.pop()!.close();
+});
+
+async function deployment(): Promise<Deployment> {
+  const started = await startDeployment({ mode: 'proxy' });
+  running.push(started);
+  return started;
+}
+
+describe('the proxy provider', () => {
+  it('takes mcpgen\'s client through the upstream: registration, PKCE, tokens, a call and a refresh', async () => {
+    const deployed = await deployment();
+    const flow = await mcpgenFlow(deployed);
+    expect(flow.first).toEqual({ subject: 'alice', scopes: ['notes:read', 'offline_access'], resource: deployed.mcpUrl.href });
+    expect(flow.refreshed.subject).toBe('alice');
+    expect(flow.after.tokens.refresh_token).not.toBe(flow.before.tokens.refresh_token);
+    // The tokens are the upstream's: it verifies them itself.
+    expect(await deployed.upstream!.verifier.verifyAccessToken(flow.after.tokens.access_token)).toMatchObject({ subject: 'alice', resource: deployed.mcpUrl.href });
+    // The client registered through the proxy: the upstream knows its id.
+    expect(flow.client.client_id).toEqual(expect.any(String));
+  });
+
+  it('takes the official v1 client through the upstream, with its secret forwarded', async () => {
+    const deployed = await deployment();
+    const flow = await v1Flow(deployed);
+    expect(flow.first).toEqual({ subject: 'alice', scopes: ['notes:read'], resource: deployed.mcpUrl.href });
+    expect(flow.refreshed.subject).toBe('alice');
+    // The client sees one authorization server: its own state and the proxy's iss.
+    expect(flow.callback.searchParams.get('state')).toBe(flow.provider.stateValue);
+    expect(flow.callback.searchParams.get('iss')).toBe(deployed.origin);
+  });
+
+  it('sends the user upstream with its own state and callback, never the client\'s redirect URI', async () => {
+    const deployed = await deployment();
+    const register = await fetch(`${deployed.origin}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }) });
+    const client = (await register.json()) as { client_id: string };
+    const authorize = new URL(`${deployed.origin}/authorize`);
+    const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+    for (const [name, value] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: 'http://127.0.0.1:9/callback', code_challenge: challenge, code_challenge_method: 'S256', state: 'client-state' })) authorize.searchParams.set(name, value);
+    const first = await fetch(authorize, { redirect: 'manual' });
+    const upstream = new URL(first.headers.get('location')!);
+    expect(upstream.href.startsWith(`${deployed.upstream!.issuer}/authorize`)).toBe(true);
+    expect(upstream.searchParams.get('redirect_uri')).toBe(`${deployed.origin}/callback`);
+    expect(upstream.searchParams.get('state')).not.toBe('client-state');
+    expect(upstream.searchParams.get('code_challenge')).toBe(challenge);
+    expect(upstream.searchParams.get('resource')).toBe(deployed.mcpUrl.href);
+    const back = await followAuthorization(authorize);
+    expect(back.searchParams.get('state')).toBe('client-state');
+    expect(back.searchParams.get('code')).toEqual(expect.any(String));
+    // A callback with a state the proxy never issued is shown as a page, not redirected.
+    const forged = await fetch(`${deployed.origin}/callback?code=x&state=forged`, { redirect: 'manual' });
+    expect(forged.status).toBe(400);
+    expect(forged.headers.get('location')).toBeNull();
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * mcpgen/auth-server end to end with the built-in provider, over real HTTP on 127.0.0.1: one
+ * createMcpHttpHandler serves the MCP endpoint and the authorization server on one origin, and
+ * mcpgen's own OAuth client and the official v1 client each run the whole flow against it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mcpgenFlow, v1Flow } from './fixtures/clients.js';
+import { startDeployment, type Deployment } from './fixtures/deployment.js';
+
+const running: Deployment[] = [];
+afterEach(async () => {
+  while (running.length > 0) await running.pop()!.close();
+});
+
+async function deployment(): Promise<Deployment> {
+  const started = await startDeployment();
+  running.push(started);
+  return started;
+}
+
+/** POSTs a form to the deployment's token endpoint. */
+async function tokenRequest(deployed: Deployment, form: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(deployed.authorizationServer.metadata.token_endpoint!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('the authorization server on the MCP origin', () => {
+  it('serves RFC 8414 metadata naming PKCE S256 only, and the protected resource names it', async () => {
+    const deployed = await deployment();
+    const metadata = await (await fetch(new URL('/.well-known/oauth-authorization-server', deployed.origin))).json();
+    expect(metadata).toMatchObject({
+      issuer: deployed.origin,
+      authorization_endpoint: `${deployed.origin}/authorize`,
+      token_endpoint: `${deployed.origin}/token`,
+      registration_endpoint: `${deployed.origin}/register`,
+      revocation_endpoint: `${deployed.origin}/revoke`,
+      code_challenge_methods_supported: ['S256'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      authorization_response_iss_parameter_supported: true,
+    });
+    const resource = await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', deployed.origin))).json();
+    expect(resource).toMatchObject({ resource: deployed.mcpUrl.href, authorization_servers: [deployed.origin] });
+  });
+
+  it('takes mcpgen\'s client through registration, PKCE, tokens, a call and a rotating refresh', async () => {
+    const deployed = await deployment();
+    const flow = await mcpgenFlow(deployed);
+    expect(flow.first).toEqual({ subject: 'alice', scopes: ['notes:read', 'offline_access'], resource: deployed.mcpUrl.href });
+    expect(flow.refreshed.subject).toBe('alice');
+    expect(deployed.authorizations).toHaveLength(1);
+    const asked = deployed.authorizations[0]!.searchParams;
+    expect(asked.get('code_challenge_method')).toBe('S256');
+    expect(asked.get('resource')).toBe(deployed.mcpUrl.href);
+    // Refreshing rotated both tokens, and the spent refresh token is refused.
+    expect(flow.after.tokens.access_token).not.toBe(flow.before.tokens.access_token);
+    expect(flow.after.tokens.refresh_token).not.toBe(flow.before.tokens.refresh_token);
+    const replay = await tokenRequest(deployed, { grant_type: 'refresh_token', refresh_token: flow.before.tokens.refresh_token!, client_id: flow.client.client_id });
+    expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    // The replay revoked the grant: the current tokens stopped working too.
+    expect(await deployed.authorizationServer.verifier.verifyAccessToken(flow.after.tokens.access_token)).toBeUndefined();
+    const current = await tokenRequest(deployed, { grant_type: 'refresh_token', refresh_token: flow.after.tokens.refresh_token!, client_id: flow.client.client_id });
+    expect(current.body.error).toBe('invalid_grant');
+  });
+
+  it('takes the official v1 client through registration, PKCE, tokens, a call and a refresh', async () => {
+    const deployed = await deployment();
+    const flow = await v1Flow(deployed);
+    expect(flow.first).toEqual({ subject: 'alice', scopes: ['notes:read'], resource: deployed.mcpUrl.href });
+    expect(flow.refreshed.subject).toBe('alice');
+    expect(flow.callback.searchParams.get('state')).toBe(flow.provider.stateValue);
+    expect(flow.callback.searchParams.get('iss')).toBe(deployed.origin);
+    expect(flow.provider.information?.client_secret).toEqual(expect.any(String));
+    expect(flow.provider.saved?.refresh_token).not.toBe(flow.firstTokens?.refresh_token);
+    expect(deployed.authorizations).toHaveLength(1);
+  });
+});

@@ -4,8 +4,10 @@
  * mcpgen's own OAuth client and the official v1 client each run the whole flow against it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mcpgenFlow, v1Flow } from './fixtures/clients.js';
-import { startDeployment, type Deployment } from './fixtures/deployment.js';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1StreamableTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mcpgenClient, mcpgenFlow, V1MemoryProvider, v1Flow } from './fixtures/clients.js';
+import { followAuthorization, startDeployment, type Deployment } from './fixtures/deployment.js';
 
 const running: Deployment[] = [];
 afterEach(async () => {
@@ -72,5 +74,29 @@ describe('the authorization server on the MCP origin', () => {
     expect(flow.provider.information?.client_secret).toEqual(expect.any(String));
     expect(flow.provider.saved?.refresh_token).not.toBe(flow.firstTokens?.refresh_token);
     expect(deployed.authorizations).toHaveLength(1);
+  });
+
+  it('lets mcpgen\'s client refuse an authorization response with a forged state', async () => {
+    const deployed = await deployment();
+    let code: string | null = null;
+    const forged = (redirect: URL): URL => {
+      code = redirect.searchParams.get('code');
+      redirect.searchParams.set('state', 'attacker-state');
+      return redirect;
+    };
+    await expect(mcpgenClient(deployed, forged)).rejects.toThrow(/state/i);
+    expect(code).toEqual(expect.any(String));
+  });
+
+  it('refuses the official v1 client\'s code exchange with a wrong verifier', async () => {
+    const deployed = await deployment();
+    const provider = new V1MemoryProvider(deployed);
+    const transport = new V1StreamableTransport(deployed.mcpUrl, { authProvider: provider });
+    await new V1Client({ name: 'v1-e2e', version: '1.0.0' }).connect(transport).catch(() => undefined);
+    const callback = await followAuthorization(provider.authorizationUrl!);
+    provider.verifier = 'x'.repeat(43);
+    // v1 retries an invalid_grant once with the same code, which is spent by then.
+    await expect(transport.finishAuth(callback.searchParams.get('code')!)).rejects.toMatchObject({ errorCode: 'invalid_grant' });
+    expect(provider.saved).toBeUndefined();
   });
 });

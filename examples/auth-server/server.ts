@@ -8,10 +8,11 @@
  */
 // #region one-origin
 import { createMcpHttpHandler, McpServer, type McpHttpHandler } from '../../runtime/index.js';
-import { authInfoOf, type AuthInfo } from '../../runtime/features/auth/index.js';
+import { authInfoOf } from '../../runtime/features/auth/index.js';
 import { createAuthorizationServer, LocalAuthorizationProvider } from '../../runtime/features/auth-server/index.js';
 // #endregion one-origin
 // #region proxy
+import type { AuthInfo } from '../../runtime/features/auth/index.js';
 import { ProxyAuthorizationProvider } from '../../runtime/features/auth-server/index.js';
 // #endregion proxy
 
@@ -29,7 +30,7 @@ export function notesWithSignIn(origin: string, userOf: (cookie: string | undefi
       decide: (request, { http }) => {
         const user = userOf(http.header('cookie'));
         if (user === undefined) return { redirect: `/login?next=${encodeURIComponent(`${http.path}?${http.query}`)}` };
-        return { approve: { subject: user, scopes: request.scopes.filter((scope) => scope !== 'notes:admin') } };
+        return { approve: { subject: user, scopes: request.scopes } };
       },
     }),
   });

@@ -72,7 +72,12 @@ export class ClientMetadataDocuments {
   }
 
   private async load(clientId: string): Promise<RegisteredClient> {
-    const url = new URL(clientId);
+    let url: URL;
+    try {
+      url = new URL(clientId);
+    } catch {
+      throw invalidClient('The client id is not a usable metadata document URL');
+    }
     if (url.username !== '' || url.password !== '' || url.href !== clientId || /\/\.\.?(\/|$)/.test(clientId)) throw invalidClient('The client id is not a usable metadata document URL');
     try {
       await this.gate.check(url, 'client-metadata-document');

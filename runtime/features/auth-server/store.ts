@@ -147,7 +147,7 @@ export class InMemoryAuthorizationStore implements AuthorizationStore {
   }
 
   async saveToken(key: string, record: TokenRecord): Promise<void> {
-    this.sweep(this.tokens);
+    this.sweep(this.tokens, (old) => this.dropToken(old));
     this.tokens.set(key, { record, used: false });
     let keys = this.grants.get(record.grantId);
     if (keys === undefined) this.grants.set(record.grantId, (keys = new Set()));
@@ -190,13 +190,15 @@ export class InMemoryAuthorizationStore implements AuthorizationStore {
     if (keys?.size === 0) this.grants.delete(entry.record.grantId);
   }
 
-  /** Forgets entries whose replay memory is over, from the oldest while they are that old. */
-  private sweep<T extends { readonly expiresAt: number }>(table: Map<string, Entry<T>>): void {
+  /**
+   * Forgets entries whose replay memory is over, from the oldest while they are that old (an
+   * entry that lives longer stops the sweep; the table's bound still holds).
+   */
+  private sweep<T extends { readonly expiresAt: number }>(table: Map<string, Entry<T>>, drop: (key: string) => void = (key) => table.delete(key)): void {
     const cutoff = this.now() - this.replayMemoryMs;
     for (const [key, entry] of table) {
       if (entry.record.expiresAt > cutoff) break;
-      if (table === (this.tokens as Map<string, unknown>)) this.dropToken(key);
-      else table.delete(key);
+      drop(key);
     }
   }
 }

@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { mcpgenFlow, v1Flow } from './fixtures/clients.js';
-import { followAuthorization, startDeployment, type Deployment } from './fixtures/deployment.js';
+import { followAuthorization, REDIRECT, startDeployment, type Deployment } from './fixtures/deployment.js';
+import { authorizeUrl, exchange, pkce, post, register, visit } from './fixtures/raw.js';
 
 const running: Deployment[] = [];
 afterEach(async () => {
@@ -63,5 +64,39 @@ describe('the proxy provider', () => {
     const forged = await fetch(`${deployed.origin}/callback?code=x&state=forged`, { redirect: 'manual' });
     expect(forged.status).toBe(400);
     expect(forged.headers.get('location')).toBeNull();
+  });
+
+  it('passes the upstream\'s refusals on: a reused code revokes its tokens upstream, wrong verifiers fail', async () => {
+    const deployed = await deployment();
+    const client = await register(deployed);
+    const pair = pkce();
+    const code = async (): Promise<string> => (await followAuthorization(authorizeUrl(deployed, client, pair.challenge))).searchParams.get('code')!;
+    const first = await code();
+    const tokens = await exchange(deployed, client, first, pair.verifier);
+    expect(tokens.status).toBe(200);
+    expect(await deployed.authorizationServer.verifier.verifyAccessToken(tokens.body.access_token as string)).toMatchObject({ subject: 'alice' });
+    const again = await exchange(deployed, client, first, pair.verifier);
+    expect(again).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await deployed.upstream!.verifier.verifyAccessToken(tokens.body.access_token as string)).toBeUndefined();
+    expect((await exchange(deployed, client, await code(), pkce().verifier)).body.error).toBe('invalid_grant');
+    // A code is exchanged only by the client it was issued to, with its redirect URI.
+    const other = await register(deployed);
+    expect((await exchange(deployed, other, await code(), pair.verifier)).body.error).toBe('invalid_grant');
+    expect((await exchange(deployed, client, await code(), pair.verifier, { redirect_uri: 'http://127.0.0.1:9/elsewhere' })).body.error).toBe('invalid_grant');
+  });
+
+  it('checks redirect URIs and PKCE itself before sending anyone upstream, and forwards revocation', async () => {
+    const deployed = await deployment();
+    const client = await register(deployed);
+    const pair = pkce();
+    const foreign = await visit(authorizeUrl(deployed, client, pair.challenge, { redirect_uri: 'https://evil.example.com/cb' }));
+    expect(foreign).toMatchObject({ status: 400, location: undefined });
+    const plain = await visit(authorizeUrl(deployed, client, pair.verifier, { code_challenge_method: 'plain' }));
+    expect(plain.location?.searchParams.get('error')).toBe('invalid_request');
+    expect(plain.location?.href.startsWith(REDIRECT)).toBe(true);
+    const value = (await followAuthorization(authorizeUrl(deployed, client, pair.challenge, { scope: 'notes:read offline_access' }))).searchParams.get('code')!;
+    const tokens = (await exchange(deployed, client, value, pair.verifier)).body;
+    expect((await post(deployed, { token: tokens.refresh_token as string, client_id: client.client_id }, '/revoke')).status).toBe(200);
+    expect(await deployed.upstream!.verifier.verifyAccessToken(tokens.access_token as string)).toBeUndefined();
   });
 });

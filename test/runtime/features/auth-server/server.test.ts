@@ -8,6 +8,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1StreamableTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpgenClient, mcpgenFlow, V1MemoryProvider, v1Flow } from './fixtures/clients.js';
 import { followAuthorization, startDeployment, type Deployment } from './fixtures/deployment.js';
+import { code, exchange, pkce, register } from './fixtures/raw.js';
 
 const running: Deployment[] = [];
 afterEach(async () => {
@@ -98,5 +99,25 @@ describe('the authorization server on the MCP origin', () => {
     // v1 retries an invalid_grant once with the same code, which is spent by then.
     await expect(transport.finishAuth(callback.searchParams.get('code')!)).rejects.toMatchObject({ errorCode: 'invalid_grant' });
     expect(provider.saved).toBeUndefined();
+  });
+
+  it('binds each token to its resource: one issued for another resource is refused by the MCP endpoint', async () => {
+    const other = 'https://files.example.com/mcp';
+    const deployed = await startDeployment({ otherResources: [other] });
+    running.push(deployed);
+    const client = await register(deployed);
+    const pair = pkce();
+    const call = async (resource: string): Promise<number> => {
+      const tokens = (await exchange(deployed, client, await code(deployed, client, pair, { resource }), pair.verifier)).body;
+      const response = await fetch(deployed.mcpUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.access_token as string}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      });
+      await response.body?.cancel();
+      return response.status;
+    };
+    expect(await call(other)).toBe(401);
+    expect(await call(deployed.mcpUrl.href)).toBe(200);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDeployment, type Deployment } from './fixtures/deployment.js';
-import { authorizeUrl, pkce, register, visit } from './fixtures/raw.js';
+import { authorizeUrl, exchange, pkce, register, visit } from './fixtures/raw.js';
 
 const running: Deployment[] = [];
 afterEach(async () => {
@@ -84,5 +84,29 @@ describe('the authorization endpoint', () => {
     const other = await register(paged);
     const page = await visit(authorizeUrl(paged, other, pkce().challenge));
     expect(page).toMatchObject({ status: 200, location: undefined, body: '<form method="post">Sign in</form>' });
+  });
+
+  it('takes a consent form posted back, with the request\'s parameters and the form\'s own fields', async () => {
+    const consenting = await startDeployment({
+      local: {
+        decide: (request, { http, params }) => http.method === 'POST' && params.get('consent') === 'yes'
+          ? { approve: { subject: params.get('user')!, scopes: request.scopes } }
+          : { page: { html: '<form method="post"><button name="consent" value="yes">Allow</button></form>' } },
+      },
+    });
+    running.push(consenting);
+    const client = await register(consenting);
+    const pair = pkce();
+    const url = authorizeUrl(consenting, client, pair.challenge);
+    expect((await visit(url)).status).toBe(200);
+    const form = new URLSearchParams(url.searchParams);
+    form.set('consent', 'yes');
+    form.set('user', 'dana');
+    const posted = await fetch(`${consenting.origin}/authorize`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' });
+    expect(posted.status).toBe(302);
+    const back = new URL(posted.headers.get('location')!);
+    expect(back.searchParams.get('state')).toBe('st-1');
+    const tokens = (await exchange(consenting, client, back.searchParams.get('code')!, pair.verifier)).body;
+    expect(await consenting.authorizationServer.verifier.verifyAccessToken(tokens.access_token as string)).toMatchObject({ subject: 'dana' });
   });
 });

@@ -4,7 +4,9 @@
  * refresh tokens rotate and stay within their grant; revocation ends a grant.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalAuthorizationProvider } from '../../../../runtime/features/auth-server/index.js';
+import type { AuthInfo } from '../../../../runtime/features/auth/index.js';
+import { LocalAuthorizationProvider, type AccessTokenFormat } from '../../../../runtime/features/auth-server/index.js';
+import { mcpgenClient, whoamiOf } from './fixtures/clients.js';
 import { REDIRECT, startDeployment, type Deployment } from './fixtures/deployment.js';
 import { code, exchange, pkce, post, register } from './fixtures/raw.js';
 
@@ -108,5 +110,39 @@ describe('client authentication', () => {
     const withSecret = await post(deployed, { grant_type: 'authorization_code', code: await code(deployed, publicClient, pair), code_verifier: pair.verifier, client_id: publicClient.client_id, client_secret: 'made-up' });
     expect(withSecret.body.error).toBe('invalid_client');
     expect((await post(deployed, { grant_type: 'password', client_id: publicClient.client_id })).body.error).toBe('unsupported_grant_type');
+  });
+});
+
+describe('access tokens in a format of your own', () => {
+  it('are minted and verified by it, carry the approval\'s extra, and reach the MCP handler', async () => {
+    const key = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    const encoder = new TextEncoder();
+    const accessTokens: AccessTokenFormat = {
+      async issue(info) {
+        const body = Buffer.from(JSON.stringify(info)).toString('base64url');
+        const signature = Buffer.from(await crypto.subtle.sign('HMAC', key, encoder.encode(body))).toString('base64url');
+        return `${body}.${signature}`;
+      },
+      async verify(token) {
+        const [body, signature] = token.split('.');
+        if (body === undefined || signature === undefined) return undefined;
+        if (!(await crypto.subtle.verify('HMAC', key, Buffer.from(signature, 'base64url'), encoder.encode(body)))) return undefined;
+        return { ...(JSON.parse(Buffer.from(body, 'base64url').toString()) as AuthInfo), token };
+      },
+    };
+    const deployed = await startDeployment({ local: { accessTokens, decide: (request) => ({ approve: { subject: 'erin', scopes: request.scopes, extra: { tenant: 't-1' } } }) } });
+    running.push(deployed);
+    const { client, close } = await mcpgenClient(deployed);
+    try {
+      expect(whoamiOf(await client.callTool({ name: 'whoami', arguments: {} })).subject).toBe('erin');
+    } finally {
+      await close();
+    }
+    const raw = await register(deployed);
+    const pair = pkce();
+    const tokens = (await exchange(deployed, raw, await code(deployed, raw, pair), pair.verifier)).body;
+    const info = await deployed.authorizationServer.verifier.verifyAccessToken(tokens.access_token as string);
+    expect(info).toMatchObject({ subject: 'erin', resource: deployed.mcpUrl.href, extra: { tenant: 't-1' }, token: tokens.access_token });
+    expect(await deployed.authorizationServer.verifier.verifyAccessToken(`${tokens.access_token as string}x`)).toBeUndefined();
   });
 });

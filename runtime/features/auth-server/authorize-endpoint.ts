@@ -6,7 +6,7 @@
  * is mandatory and only S256 is accepted; the `resource` (RFC 8707) must be one the server
  * issues tokens for.
  */
-import { asError } from '../../core/errors.js';
+import { asError, SdkError } from '../../core/errors.js';
 import type { BodyReply, HttpRequestView } from '../../transports/http/http-types.js';
 import { OAuthError } from '../auth/types.js';
 import { redirectUriMatches } from './redirect-uris.js';
@@ -71,6 +71,11 @@ export async function authorizeEndpoint(request: HttpRequestView, config: Author
     return errorPage(400, 'Invalid authorization request', 'The redirect_uri parameter is missing, and the client has more than one.');
   }
 
+  if (!URL.canParse(redirectUri)) {
+    // Only a pre-registered client can hold one: registration and documents check every URI.
+    config.report(new SdkError('INVALID_ARGUMENT', `The client ${clientId} has the redirect URI ${JSON.stringify(redirectUri)}, which is not a URL`));
+    return errorPage(500, 'Misconfigured client', 'The redirect URI of this client is not usable.');
+  }
   const state = params.get('state') ?? undefined;
   const answer = (values: Readonly<Record<string, string | undefined>>): BodyReply => redirectAnswer(authorizationResponseUrl(redirectUri, { ...values, state, iss: config.issuer }));
   const fail = (error: string, description: string): BodyReply => answer({ error, error_description: description });

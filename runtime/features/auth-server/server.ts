@@ -171,20 +171,22 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     ...(provider.revokeToken !== undefined ? { [`${base}/revoke`]: (request: HttpRequestView) => revocationEndpoint(request, endpointConfig) } : {}),
   };
 
-  const answer = async (request: HttpRequestView): Promise<HttpReply | undefined> => {
-    const route = Object.hasOwn(routes, request.path) ? routes[request.path] : undefined;
-    if (route === undefined) {
-      try {
-        return await provider.route?.(request);
-      } catch (error) {
-        report(asError(error));
-        return jsonAnswer(500, { error: 'server_error' });
-      }
-    }
+  const route = async (request: HttpRequestView): Promise<HttpReply | undefined> => {
+    const endpointRoute = Object.hasOwn(routes, request.path) ? routes[request.path] : undefined;
+    if (endpointRoute === undefined) return await provider.route?.(request);
     if (request.method === 'OPTIONS') {
       return { kind: 'body', status: 204, headers: { ...CORS, 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'authorization, content-type', 'access-control-max-age': '600' } };
     }
-    return await route(request);
+    return await endpointRoute(request);
+  };
+  // Endpoints answer their own failures; this catches what slips past them (a provider's route, a bad pre-registered redirect URI).
+  const answer = async (request: HttpRequestView): Promise<HttpReply | undefined> => {
+    try {
+      return await route(request);
+    } catch (error) {
+      report(asError(error));
+      return jsonAnswer(500, { error: 'server_error' });
+    }
   };
   const handle = async (request: HttpRequestView): Promise<HttpReply> => (await answer(request)) ?? jsonAnswer(404, { error: 'not_found' });
   const verifier: TokenVerifier = { verifyAccessToken: (token) => provider.verifyAccessToken(token) };

@@ -146,3 +146,22 @@ describe('access tokens in a format of your own', () => {
     expect(await deployed.authorizationServer.verifier.verifyAccessToken(`${tokens.access_token as string}x`)).toBeUndefined();
   });
 });
+
+describe('pre-registered clients', () => {
+  it('are known without registration, and one with an unusable redirect URI gets a page and is reported', async () => {
+    const reported: Error[] = [];
+    const known = { client_id: 'known-app', client_secret: 'known-secret', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_post' as const, grant_types: ['authorization_code'], response_types: ['code'] };
+    const broken = { ...known, client_id: 'broken-app', redirect_uris: ['not a url'] };
+    const deployed = await startDeployment({ local: { clients: [known, broken] }, server: { onerror: (error) => reported.push(error) } });
+    running.push(deployed);
+    const pair = pkce();
+    const tokens = await exchange(deployed, known, await code(deployed, known, pair), pair.verifier, { client_secret: 'known-secret' });
+    expect(tokens.body).toMatchObject({ token_type: 'Bearer' });
+    expect(tokens.body.refresh_token).toBeUndefined();
+    const failed = await fetch(`${deployed.origin}/authorize?response_type=code&client_id=broken-app&code_challenge=${pair.challenge}&code_challenge_method=S256`, { redirect: 'manual' });
+    expect(failed.status).toBe(500);
+    expect(failed.headers.get('location')).toBeNull();
+    expect(await failed.text()).toContain('Misconfigured client');
+    expect(reported.map((error) => error.message)).toEqual(['The client broken-app has the redirect URI "not a url", which is not a URL']);
+  });
+});

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport as V1StreamableTransport } from '@modelco
 import { mcpgenClient, mcpgenFlow, V1MemoryProvider, v1Flow } from './fixtures/clients.js';
 import { followAuthorization, startDeployment, type Deployment } from './fixtures/deployment.js';
 import { code, exchange, pkce, register } from './fixtures/raw.js';
+import { createAuthorizationServer, LocalAuthorizationProvider, type AuthorizationServerProvider } from '../../../../runtime/features/auth-server/index.js';
 
 const running: Deployment[] = [];
 afterEach(async () => {
@@ -119,5 +120,35 @@ describe('the authorization server on the MCP origin', () => {
     };
     expect(await call(other)).toBe(401);
     expect(await call(deployed.mcpUrl.href)).toBe(200);
+  });
+
+  it('answers Fetch requests on its own, and a provider\'s failing route is answered server_error and reported', async () => {
+    const reported: Error[] = [];
+    const local = new LocalAuthorizationProvider({ decide: () => ({ deny: {} }) });
+    const provider: AuthorizationServerProvider = {
+      getClient: (id) => local.getClient(id),
+      authorize: (request, context) => local.authorize(request, context),
+      exchangeAuthorizationCode: (client, request) => local.exchangeAuthorizationCode(client, request),
+      exchangeRefreshToken: (client, request) => local.exchangeRefreshToken(client, request),
+      verifyAccessToken: (token) => local.verifyAccessToken(token),
+      metadata: { service_documentation: 'https://as.example.com/docs' },
+      route: async (request) => {
+        if (request.path === '/as/broken') throw new Error('route failed');
+        return undefined;
+      },
+    };
+    const server = createAuthorizationServer({ issuer: 'https://as.example.com/as/', resources: 'https://mcp.example.com/mcp', provider, onerror: (error) => reported.push(error) });
+    expect(server.issuer).toBe('https://as.example.com/as');
+    const metadata = await (await server.fetch(new Request('https://as.example.com/.well-known/oauth-authorization-server/as'))).json();
+    // Without registerClient or revokeToken, neither endpoint is offered.
+    expect(metadata).toMatchObject({ issuer: 'https://as.example.com/as', token_endpoint: 'https://as.example.com/as/token', service_documentation: 'https://as.example.com/docs' });
+    expect(metadata).not.toHaveProperty('registration_endpoint');
+    expect(metadata).not.toHaveProperty('revocation_endpoint');
+    expect((await server.fetch(new Request('https://as.example.com/as/register', { method: 'POST' }))).status).toBe(404);
+    const broken = await server.fetch(new Request('https://as.example.com/as/broken'));
+    expect(broken.status).toBe(500);
+    expect(await broken.json()).toEqual({ error: 'server_error' });
+    expect(reported.map((error) => error.message)).toEqual(['route failed']);
+    expect(() => createAuthorizationServer({ issuer: 'http://as.example.com', resources: 'https://mcp.example.com/mcp', provider })).toThrow(/https/);
   });
 });

@@ -44,6 +44,7 @@ export function allowedResource(asked: string, resources: readonly string[]): st
 
 /** Answers a GET or POST to the authorization endpoint. */
 export async function authorizeEndpoint(request: HttpRequestView, config: AuthorizeEndpointConfig): Promise<BodyReply> {
+  if (request.method !== 'GET' && request.method !== 'POST') return errorPage(405, 'Method not allowed', 'Use GET or POST.', { allow: 'GET, POST' });
   let params: URLSearchParams;
   try {
     params = request.method === 'POST' ? await readForm(request, config.maxBodyBytes) : request.query;
@@ -57,6 +58,7 @@ export async function authorizeEndpoint(request: HttpRequestView, config: Author
   try {
     client = await config.client(clientId);
   } catch (error) {
+    if (!(error instanceof OAuthError)) config.report(asError(error));
     return errorPage(400, 'Unknown client', error instanceof OAuthError ? error.errorDescription ?? error.error : 'The client could not be looked up.');
   }
   if (client === undefined) return errorPage(400, 'Unknown client', `No client with the id ${JSON.stringify(clientId)} is registered.`);

@@ -42,7 +42,10 @@ export interface ProxyAuthorizationProviderOptions {
   readonly upstream: UpstreamEndpoints;
   /** Checks the upstream's access tokens (introspection, JWT validation) for the resource-server guard. */
   verifyAccessToken(token: string): Promise<AuthInfo | undefined>;
-  /** Clients registered upstream beforehand (with their redirect URIs as the clients use them). */
+  /**
+   * Clients registered upstream beforehand, with this server's callback as their redirect URI
+   * there; here they carry the redirect URIs the clients use.
+   */
   readonly clients?: readonly RegisteredClient[] | undefined;
   /** How the upstream is called (default `globalThis.fetch`). */
   readonly fetch?: FetchLike | undefined;

@@ -42,8 +42,8 @@ export function escapeHtml(text: string): string {
  * unknown client, a redirect URI the client did not register): sending the user there would
  * make the server an open redirector.
  */
-export function errorPage(status: number, title: string, detail: string): BodyReply {
-  return htmlPage(status, `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p>`);
+export function errorPage(status: number, title: string, detail: string, headers: Readonly<Record<string, string>> = {}): BodyReply {
+  return htmlPage(status, `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p>`, headers);
 }
 
 /** An HTML answer that may not be framed, cached or run scripts from elsewhere. */

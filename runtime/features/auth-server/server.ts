@@ -179,7 +179,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     }
     return await endpointRoute(request);
   };
-  // Endpoints answer their own failures; this catches what slips past them (a provider's route, a bad pre-registered redirect URI).
+  // Endpoints answer their own failures; this catches what slips past them (a provider's own route).
   const answer = async (request: HttpRequestView): Promise<HttpReply | undefined> => {
     try {
       return await route(request);

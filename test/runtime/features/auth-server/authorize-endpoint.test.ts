@@ -67,6 +67,9 @@ describe('the authorization endpoint', () => {
     expect(await errorOf({ scope: 'notes:write' })).toBe('invalid_scope');
     expect(await errorOf({ response_type: 'token' })).toBe('unsupported_response_type');
     expect(await errorOf({ resource: `${deployed.mcpUrl.href}/` })).toBeNull();
+    const put = await fetch(authorizeUrl(deployed, client, challenge), { method: 'PUT', redirect: 'manual' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST');
     const repeated = authorizeUrl(deployed, client, challenge);
     repeated.searchParams.append('state', 'second');
     expect(await visit(repeated)).toMatchObject({ status: 400, location: undefined });

@@ -23,7 +23,7 @@ const provider = new ProxyAuthorizationProvider({
     revocationEndpoint: 'https://idp.example.com/revoke',
   },
   verifyAccessToken: (token) => introspect(token),
-  // Clients registered through the proxy are remembered by it (bounded); no getClient needed.
+  // The clients registered through the proxy are kept in its `store` (default in memory); no getClient needed.
 });
 const authorizationServer = createAuthorizationServer({
   issuer: 'https://notes.example.com',

@@ -15,6 +15,7 @@ import { OAuthError, type AuthInfo, type AuthorizationServerMetadata, type OAuth
 import { authorizationResponseUrl } from './authorize-endpoint.js';
 import { boundedText } from './bounded-body.js';
 import { errorPage, redirectAnswer } from './replies.js';
+import { InMemoryAuthorizationStore, type AuthorizationStore } from './store.js';
 import type {
   AuthorizationOutcome,
   AuthorizationRequest,
@@ -51,8 +52,12 @@ export interface ProxyAuthorizationProviderOptions {
   readonly fetch?: FetchLike | undefined;
   /** The callback path below the issuer the upstream redirects to (default `/callback`). */
   readonly callbackPath?: string | undefined;
-  /** Most clients remembered (default 10,000; the least recently used is forgotten). */
-  readonly maxClients?: number | undefined;
+  /**
+   * Where the clients registered through this server are kept, with the redirect URIs they use
+   * (default: an {@link InMemoryAuthorizationStore}, 10,000 clients at most, forgotten on
+   * restart). Give a durable store to keep them across restarts and replicas.
+   */
+  readonly store?: Pick<AuthorizationStore, 'getClient' | 'saveClient'> | undefined;
   /** Most authorizations in progress and codes waiting to be exchanged, each (default 10,000; the oldest is dropped). */
   readonly maxPending?: number | undefined;
   /** How long a user may take upstream, and a code may wait for its exchange (default 10 minutes). */
@@ -99,7 +104,8 @@ export class ProxyAuthorizationProvider implements AuthorizationServerProvider {
   readonly revokeToken?: (client: RegisteredClient, request: RevocationRequest) => Promise<void>;
   readonly registerClient?: (registration: ClientRegistration) => Promise<RegisteredClient>;
   private readonly options: ProxyAuthorizationProviderOptions;
-  private readonly clients = new Map<string, RegisteredClient>();
+  private readonly preRegistered: ReadonlyMap<string, RegisteredClient>;
+  private readonly store: Pick<AuthorizationStore, 'getClient' | 'saveClient'>;
   private readonly pending = new Map<string, Pending>();
   private readonly codes = new Map<string, Pending>();
   private readonly fetch: FetchLike;
@@ -130,7 +136,8 @@ export class ProxyAuthorizationProvider implements AuthorizationServerProvider {
     this.options = options;
     this.fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.now = options.now ?? Date.now;
-    for (const client of options.clients ?? []) this.clients.set(client.client_id, client);
+    this.preRegistered = new Map((options.clients ?? []).map((client) => [client.client_id, client]));
+    this.store = options.store ?? new InMemoryAuthorizationStore({ now: options.now });
     if (options.upstream.registrationEndpoint !== undefined) this.registerClient = (registration) => this.register(registration);
     if (options.upstream.revocationEndpoint !== undefined) this.revokeToken = (client, request) => this.revoke(client, request);
   }
@@ -145,9 +152,7 @@ export class ProxyAuthorizationProvider implements AuthorizationServerProvider {
   }
 
   async getClient(clientId: string): Promise<RegisteredClient | undefined> {
-    const client = this.clients.get(clientId);
-    if (client !== undefined) remember(this.clients, clientId, client, this.options.maxClients ?? 10_000);
-    return client;
+    return this.preRegistered.get(clientId) ?? (await this.store.getClient(clientId));
   }
 
   async authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome> {
@@ -208,7 +213,7 @@ export class ProxyAuthorizationProvider implements AuthorizationServerProvider {
     const answer = await this.post(this.options.upstream.registrationEndpoint!, JSON.stringify({ ...registration, redirect_uris: [this.callbackUrl] }), 'application/json', {});
     if (typeof answer.client_id !== 'string') throw new OAuthError('server_error', 'The upstream registration answered without a client_id', 502);
     const client = { ...answer, ...registration, client_id: answer.client_id } as RegisteredClient;
-    remember(this.clients, client.client_id, client, this.options.maxClients ?? 10_000);
+    await this.store.saveClient(client);
     return client;
   }
 

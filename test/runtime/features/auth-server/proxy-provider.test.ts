@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mcpgenFlow, v1Flow } from './fixtures/clients.js';
 import { followAuthorization, REDIRECT, startDeployment, type Deployment } from './fixtures/deployment.js';
 import { authorizeUrl, exchange, pkce, post, register, visit } from './fixtures/raw.js';
+import { createAuthorizationServer, InMemoryAuthorizationStore, ProxyAuthorizationProvider } from '../../../../runtime/features/auth-server/index.js';
 
 const running: Deployment[] = [];
 afterEach(async () => {
@@ -98,5 +99,23 @@ describe('the proxy provider', () => {
     const tokens = (await exchange(deployed, client, value, pair.verifier)).body;
     expect((await post(deployed, { token: tokens.refresh_token as string, client_id: client.client_id }, '/revoke')).status).toBe(200);
     expect(await deployed.upstream!.verifier.verifyAccessToken(tokens.access_token as string)).toBeUndefined();
+  });
+
+  it('keeps the clients registered through it in its store, where a restarted proxy finds them', async () => {
+    const store = new InMemoryAuthorizationStore();
+    const deployed = await startDeployment({ mode: 'proxy', proxyStore: store });
+    running.push(deployed);
+    const client = await register(deployed);
+    expect(await store.getClient(client.client_id)).toMatchObject({ redirect_uris: [REDIRECT] });
+    const upstream = deployed.upstream!;
+    const restarted = createAuthorizationServer({
+      issuer: deployed.origin,
+      resources: [deployed.mcpUrl.href],
+      provider: await ProxyAuthorizationProvider.discover(upstream.issuer, { verifyAccessToken: (token) => upstream.verifier.verifyAccessToken(token), store }),
+    });
+    const authorize = authorizeUrl(deployed, client, pkce().challenge);
+    const answer = await restarted.fetch(new Request(authorize, { redirect: 'manual' }));
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')?.startsWith(`${upstream.issuer}/authorize`)).toBe(true);
   });
 });

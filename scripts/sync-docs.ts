@@ -37,6 +37,7 @@ const SUBPATHS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:\.\.?\/)+runtime\/features\/host\/index\.js$/, 'mcpgen/host'],
   [/^(?:\.\.?\/)+runtime\/features\/auth\/index\.js$/, 'mcpgen/auth'],
   [/^(?:\.\.?\/)+runtime\/features\/tasks\/index\.js$/, 'mcpgen/tasks'],
+  [/^(?:\.\.?\/)+runtime\/features\/auth-server\/index\.js$/, 'mcpgen/auth-server'],
   [/^(?:\.\.?\/)+generated\/([^/]+)\/index\.js$/, 'mcpgen/$1'],
 ];
 

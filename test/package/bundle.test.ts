@@ -1,6 +1,7 @@
-// The package bundled for browsers and Workers: the root entry and a Fetch-handler server build
-// with esbuild for both targets with no `node:` import, no eval and no `new Function`; the
-// minified sizes of a one-tool server pinned to one revision and of one serving all of them.
+// The package bundled for browsers and Workers: the root entry, a Fetch-handler server and one
+// with its authorization server (mcpgen/auth-server) build with esbuild for both targets with
+// no `node:` import, no eval and no `new Function`; the minified sizes of a one-tool server
+// pinned to one revision and of one serving all of them.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleEach, forbiddenConstructs, stageEntry, type Bundle, type BundleTarget } from './bundles.js';
@@ -12,6 +13,7 @@ const ENTRIES = {
   'root entry': 'root-entry.js',
   'one-tool server, all revisions': 'fetch-server.js',
   'one-tool server, pinned to 2025-11-25': 'fetch-server-pinned.js',
+  'protected server with its authorization server': 'auth-server.js',
 } as const;
 const TARGETS: BundleTarget[] = ['browser', 'workers'];
 

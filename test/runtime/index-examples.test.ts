@@ -1,6 +1,6 @@
 /**
  * The doc comments of the package's runtime-neutral and Node entries (`mcpgen`, `mcpgen/node`,
- * `mcpgen/http`, `mcpgen/advanced`): every exported value has one, the main entry points carry
+ * `mcpgen/http`, `mcpgen/advanced`, `mcpgen/auth-server`): every exported value has one, the main entry points carry
  * an `@example`, and every `@example` on any export of those entries (its own doc comment or
  * one of its members') type-checks against the real sources, with the package's subpaths
  * mapped onto them through the exports map, so that the documented usage cannot drift from
@@ -12,12 +12,13 @@ import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRIES = ['runtime/index.ts', 'runtime/node.ts', 'runtime/http.ts', 'runtime/advanced.ts', 'runtime/testing.ts'];
+const ENTRIES = ['runtime/index.ts', 'runtime/node.ts', 'runtime/http.ts', 'runtime/advanced.ts', 'runtime/testing.ts', 'runtime/features/auth-server/index.ts'];
 
 /** Values a reader meets first; each shows its use in an `@example`. */
 const MAIN_ENTRY_POINTS: Readonly<Record<string, readonly string[]>> = {
   'runtime/index.ts': ['McpServer', 'Client', 'Server', 'createMcpHttpHandler', 'StreamableHttpClientTransport', 'connectWithFallback', 'createLinkedPair', 'ProtocolError', 'UriTemplate'],
-  'runtime/node.ts': ['StdioServerTransport', 'StdioClientTransport', 'createMcpNodeServer'],
+  'runtime/node.ts': ['StdioServerTransport', 'StdioClientTransport', 'createMcpNodeServer', 'toNodeListener'],
+  'runtime/features/auth-server/index.ts': ['createAuthorizationServer', 'LocalAuthorizationProvider', 'ProxyAuthorizationProvider', 'InMemoryAuthorizationStore'],
 };
 
 /** `mcpgen/...` → the source file behind it, read from package.json's exports map. */

@@ -17,7 +17,9 @@ export type AuthUrlPurpose =
   | 'registration-endpoint'
   | 'revocation-endpoint'
   | 'jwks'
-  | 'browser';
+  | 'browser'
+  /** An authorization server fetching a client's Client ID Metadata Document (`serverUrl` is then its issuer). */
+  | 'client-metadata-document';
 
 /** The question a {@link AuthUrlPolicy} answers: may the client use `url` for `purpose` on behalf of `serverUrl`? */
 export interface AuthUrlCheck {

@@ -22,14 +22,40 @@ export type NodeMcpListener = ((request: IncomingMessage, response: ServerRespon
  * is used instead of reading the stream.
  */
 export function toNodeHandler(handler: McpHttpHandler): NodeMcpListener {
-  const listener = (request: IncomingMessage, response: ServerResponse): void => {
+  return Object.assign(toNodeListener(handler), { mcp: handler });
+}
+
+/** Anything that answers the HTTP core's request views: an MCP handler, an authorization server. */
+export interface HttpCoreHandler {
+  handle(request: HttpRequestView): Promise<HttpReply>;
+}
+
+/**
+ * Adapts any core handler to a `node:http` request listener, e.g. the authorization server of
+ * `mcpgen/auth-server` served on its own.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createAuthorizationServer, LocalAuthorizationProvider } from 'mcpgen/auth-server';
+ * import { toNodeListener } from 'mcpgen/node';
+ *
+ * const authorizationServer = createAuthorizationServer({
+ *   issuer: 'http://127.0.0.1:9000',
+ *   resources: ['http://127.0.0.1:3000/mcp'],
+ *   provider: new LocalAuthorizationProvider({ decide: () => ({ approve: { subject: 'demo-user' } }) }),
+ * });
+ * createServer(toNodeListener(authorizationServer)).listen(9000, '127.0.0.1');
+ * ```
+ */
+export function toNodeListener(handler: HttpCoreHandler): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
     const view = new NodeRequestView(request, response);
     handler.handle(view).then(
       (reply) => writeReply(response, reply, view.closeAfterReply || (reply.kind === 'body' && reply.closeConnection === true)),
       () => writeReply(response, errorReply(500, TRANSPORT_ERROR_CODES.INTERNAL_ERROR, 'Internal error'), false),
     );
   };
-  return Object.assign(listener, { mcp: handler });
 }
 
 /** Default time a client has to send a request's headers: 10 s. */

@@ -11,6 +11,7 @@ import { encodeMessage } from '../../core/wire-format.js';
 import { withAuthProvider } from './auth-hooks.js';
 import { AnswerPoster, isAnswer } from './client-answers.js';
 import { HttpTransportError } from './client-errors.js';
+import { describeMessage, postRetryPolicy, retryPost, type PostRetryPolicy } from './client-post-retry.js';
 import { INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from './client-messages.js';
 import type { StreamableHttpClientTransportOptions } from './client-options.js';
 import { reconnectPolicy, type ReconnectPolicy } from './client-reconnect.js';
@@ -80,6 +81,10 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly master = new AbortController();
   /** Retries answers to the server's requests and holds stream reading while too many are on their way. */
   private readonly answers: AnswerPoster;
+  /** How requests and notifications the server refused for the moment are retried. */
+  private readonly requestRetry: PostRetryPolicy;
+  /** Requests whose POST is being retried, with the controller that stops it when they are cancelled. */
+  private readonly retrying = new Map<RequestId, AbortController>();
   private started = false;
   private closing: Promise<void> | undefined;
   private sessionIdValue: string | undefined;
@@ -104,6 +109,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.options = options;
     this.requester = new HttpRequester(withAuthProvider(options, this.url));
     this.answers = new AnswerPoster(options, this.master.signal);
+    this.requestRetry = postRetryPolicy(options.requestRetry, 'requestRetry');
     this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
     this.sessionIdValue = options.sessionId;
     this.protocolVersionValue = options.protocolVersion;
@@ -150,6 +156,8 @@ export class StreamableHttpClientTransport implements Transport {
    * An answer to the server's requests whose POST meets a passing failure (no response, 408,
    * 429, 5xx but 501) is retried with backoff (see `answerRetry`); the final failure rejects
    * with an HttpTransportError naming the request id, which the engine reports to `onerror`.
+   * A request or notification the server refused for the moment (503, 429) is retried the same
+   * way (see `requestRetry`) while the engine still waits for it.
    */
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     if (!this.started || this.closing !== undefined) {
@@ -162,7 +170,9 @@ export class StreamableHttpClientTransport implements Transport {
       const id = isJsonObject(params) ? params.requestId : undefined;
       if (typeof id === 'string' || typeof id === 'number') {
         this.unanswered.delete(id);
-        this.exchanges.inflight.get(id)?.controller.abort(new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
+        const cancelled = new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client');
+        this.exchanges.inflight.get(id)?.controller.abort(cancelled);
+        this.retrying.get(id)?.abort(cancelled);
       }
       return;
     }
@@ -172,9 +182,32 @@ export class StreamableHttpClientTransport implements Transport {
       await this.answers.send(message, () => this.post(message, mode));
       return;
     }
-    await this.post(message, mode);
+    await this.postRetried(message, mode);
     if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) {
       this.openStandaloneStream();
+    }
+  }
+
+  /**
+   * POSTs a request or notification, again while the server answers 503 or 429 (it did not take
+   * the message, so sending it again cannot duplicate it), until the retries run out or the
+   * engine stops waiting (a cancellation, a timeout).
+   */
+  private async postRetried(message: JSONRPCMessage | JSONRPCMessage[], mode: 'renewable' | 'once'): Promise<void> {
+    const ids = requestIdsOf(message);
+    const withdrawn = childController(this.master.signal);
+    for (const id of ids) this.retrying.set(id, withdrawn.controller);
+    try {
+      await retryPost(this.requestRetry, {
+        message,
+        attempt: () => this.post(message, mode),
+        passing: (error) => error.status === 503 || error.status === 429,
+        signal: withdrawn.signal,
+        what: describeMessage(message, false),
+      });
+    } finally {
+      for (const id of ids) if (this.retrying.get(id) === withdrawn.controller) this.retrying.delete(id);
+      withdrawn.release();
     }
   }
 
@@ -360,8 +393,10 @@ export class StreamableHttpClientTransport implements Transport {
     for (const item of Array.isArray(message) ? message : [message]) {
       this.renewer.observe(item);
       if ('method' in item && item.method === CANCELLED_NOTIFICATION && isJsonObject(item.params)) {
-        // The engine stopped waiting, so a lost stream of that request need not be resumed.
+        // The engine stopped waiting, so a lost stream of that request need not be resumed,
+        // nor a refused POST of it sent again.
         this.unanswered.delete(item.params.requestId as RequestId);
+        this.retrying.get(item.params.requestId as RequestId)?.abort(new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
       }
     }
   }

@@ -54,6 +54,18 @@ mcp.registerTool('sample-once', {}, async (_args, context) => {
   const block = Array.isArray(sampled.content) ? sampled.content[0] : sampled.content;
   return text(`${name}: ${block?.type === 'text' ? block.text : '?'}`);
 });
+// The client's progress for the sampling request is heard here, wherever its POSTs land, and
+// echoed as progress of the call so the client knows.
+mcp.registerTool('sample-progress', {}, async (_args, context) => {
+  const heard: number[] = [];
+  await context.sample(sampleParams('progress'), {
+    onprogress: (progress) => {
+      heard.push(progress.progress);
+      void context.reportProgress(progress.progress, undefined, 'heard');
+    },
+  });
+  return text(`${name}: heard ${heard.join(',')}`);
+});
 mcp.registerTool('burst', { inputSchema: { type: 'object', properties: { count: { type: 'number' }, timeoutMs: { type: 'number' } }, required: ['count', 'timeoutMs'] } }, async ({ count, timeoutMs }, context) => {
   const outcomes = await Promise.allSettled(Array.from({ length: count }, (_, i) => context.sample(sampleParams(`burst ${i}`), { timeout: timeoutMs })));
   const delivered = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;

@@ -201,7 +201,7 @@ describe('Streamable HTTP client: requests the server refused for the moment', (
       attempts++;
       sendStatus(res, 503);
     } }, { requestRetry: { initialDelayMs: 100, maxElapsedMs: 250 } });
-    const failure = await client!.callTool({ name: 'echo', arguments: {} }).catch((error: unknown) => error as Error);
+    const failure = (await client!.callTool({ name: 'echo', arguments: {} }).catch((error: unknown) => error)) as Error;
     expect(failure).toBeInstanceOf(SdkError);
     expect(findHttpTransportError(failure)?.status).toBe(503);
     expect(failure.message).toMatch(/Request \d+ could not be sent \(2 attempts over \d+ ms, retry budget of 250 ms exhausted\)/);

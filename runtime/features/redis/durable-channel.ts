@@ -120,7 +120,8 @@ export class DurableReceiver {
         this.failures = 0;
       } catch (error) {
         // Redis is away or slow: read again soon, since a stall may end without a reconnection.
-        this.report(asError(error));
+        // Reported once per run of failures, not per retry.
+        if (this.failures === 0) this.report(asError(error));
         this.retryLater();
       } finally {
         this.reading = false;

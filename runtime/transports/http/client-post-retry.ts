@@ -7,7 +7,7 @@
 import { SdkError } from '../../core/errors.js';
 import type { JSONRPCMessage, RequestId } from '../../core/jsonrpc.js';
 import { findHttpTransportError, HttpTransportError } from './client-errors.js';
-import { delay } from './client-request.js';
+import { childController, delay } from './client-request.js';
 import { reconnectDelay, type ReconnectPolicy } from './client-reconnect.js';
 
 /** How a POST that met a passing failure is retried. */
@@ -114,4 +114,43 @@ export function describeMessage(message: JSONRPCMessage | JSONRPCMessage[], answ
   if (ids.length > 0) return `Request ${list}`;
   const method = (items[0] as { method?: unknown } | undefined)?.method;
   return `The notification ${typeof method === 'string' ? method : ''}`.trimEnd();
+}
+
+/**
+ * Sends requests and notifications again while the server answers 503 or 429 (it did not take
+ * the message, so sending it again cannot duplicate it), until the retries run out or the
+ * engine stops waiting for the request ({@link withdraw}: a cancellation, a timeout). It holds
+ * one entry per request being sent, so it is bounded by the requests in flight.
+ */
+export class RequestRetrier {
+  private readonly retrying = new Map<RequestId, AbortController>();
+
+  constructor(
+    private readonly policy: PostRetryPolicy,
+    /** Aborted when the transport closes. */
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** Runs `attempt` for `message` (whose request ids are `ids`) under the retry policy. */
+  async send(message: JSONRPCMessage | JSONRPCMessage[], ids: readonly RequestId[], attempt: () => Promise<void>): Promise<void> {
+    const withdrawn = childController(this.signal);
+    for (const id of ids) this.retrying.set(id, withdrawn.controller);
+    try {
+      await retryPost(this.policy, {
+        message,
+        attempt,
+        passing: (error) => error.status === 503 || error.status === 429,
+        signal: withdrawn.signal,
+        what: describeMessage(message, false),
+      });
+    } finally {
+      for (const id of ids) if (this.retrying.get(id) === withdrawn.controller) this.retrying.delete(id);
+      withdrawn.release();
+    }
+  }
+
+  /** Stops retrying request `id`: its send rejects with `reason` at the next wait. */
+  withdraw(id: RequestId, reason: Error): void {
+    this.retrying.get(id)?.abort(reason);
+  }
 }

@@ -11,7 +11,7 @@ import { encodeMessage } from '../../core/wire-format.js';
 import { withAuthProvider } from './auth-hooks.js';
 import { AnswerPoster, isAnswer } from './client-answers.js';
 import { HttpTransportError } from './client-errors.js';
-import { describeMessage, postRetryPolicy, retryPost, type PostRetryPolicy } from './client-post-retry.js';
+import { postRetryPolicy, RequestRetrier } from './client-post-retry.js';
 import { INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from './client-messages.js';
 import type { StreamableHttpClientTransportOptions } from './client-options.js';
 import { reconnectPolicy, type ReconnectPolicy } from './client-reconnect.js';
@@ -81,10 +81,8 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly master = new AbortController();
   /** Retries answers to the server's requests and holds stream reading while too many are on their way. */
   private readonly answers: AnswerPoster;
-  /** How requests and notifications the server refused for the moment are retried. */
-  private readonly requestRetry: PostRetryPolicy;
-  /** Requests whose POST is being retried, with the controller that stops it when they are cancelled. */
-  private readonly retrying = new Map<RequestId, AbortController>();
+  /** Sends requests and notifications the server refused for the moment again. */
+  private readonly retrier: RequestRetrier;
   private started = false;
   private closing: Promise<void> | undefined;
   private sessionIdValue: string | undefined;
@@ -109,7 +107,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.options = options;
     this.requester = new HttpRequester(withAuthProvider(options, this.url));
     this.answers = new AnswerPoster(options, this.master.signal);
-    this.requestRetry = postRetryPolicy(options.requestRetry, 'requestRetry');
+    this.retrier = new RequestRetrier(postRetryPolicy(options.requestRetry, 'requestRetry'), this.master.signal);
     this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
     this.sessionIdValue = options.sessionId;
     this.protocolVersionValue = options.protocolVersion;
@@ -172,7 +170,7 @@ export class StreamableHttpClientTransport implements Transport {
         this.unanswered.delete(id);
         const cancelled = new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client');
         this.exchanges.inflight.get(id)?.controller.abort(cancelled);
-        this.retrying.get(id)?.abort(cancelled);
+        this.retrier.withdraw(id, cancelled);
       }
       return;
     }
@@ -182,32 +180,9 @@ export class StreamableHttpClientTransport implements Transport {
       await this.answers.send(message, () => this.post(message, mode));
       return;
     }
-    await this.postRetried(message, mode);
+    await this.retrier.send(message, requestIdsOf(message), () => this.post(message, mode));
     if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) {
       this.openStandaloneStream();
-    }
-  }
-
-  /**
-   * POSTs a request or notification, again while the server answers 503 or 429 (it did not take
-   * the message, so sending it again cannot duplicate it), until the retries run out or the
-   * engine stops waiting (a cancellation, a timeout).
-   */
-  private async postRetried(message: JSONRPCMessage | JSONRPCMessage[], mode: 'renewable' | 'once'): Promise<void> {
-    const ids = requestIdsOf(message);
-    const withdrawn = childController(this.master.signal);
-    for (const id of ids) this.retrying.set(id, withdrawn.controller);
-    try {
-      await retryPost(this.requestRetry, {
-        message,
-        attempt: () => this.post(message, mode),
-        passing: (error) => error.status === 503 || error.status === 429,
-        signal: withdrawn.signal,
-        what: describeMessage(message, false),
-      });
-    } finally {
-      for (const id of ids) if (this.retrying.get(id) === withdrawn.controller) this.retrying.delete(id);
-      withdrawn.release();
     }
   }
 
@@ -396,7 +371,7 @@ export class StreamableHttpClientTransport implements Transport {
         // The engine stopped waiting, so a lost stream of that request need not be resumed,
         // nor a refused POST of it sent again.
         this.unanswered.delete(item.params.requestId as RequestId);
-        this.retrying.get(item.params.requestId as RequestId)?.abort(new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
+        this.retrier.withdraw(item.params.requestId as RequestId, new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
       }
     }
   }

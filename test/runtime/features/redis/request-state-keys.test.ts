@@ -14,7 +14,8 @@ let three: RedisConnection;
 
 beforeAll(async () => {
   redis = await RedisProcess.start({ persistent: false });
-  [one, two, three] = await Promise.all([0, 1, 2].map(() => RedisConnection.connect({ url: redis.url, prefix })));
+  const connect = () => RedisConnection.connect({ url: redis.url, prefix });
+  [one, two, three] = await Promise.all([connect(), connect(), connect()]);
 }, 30_000);
 
 afterAll(async () => {

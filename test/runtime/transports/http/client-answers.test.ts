@@ -209,6 +209,23 @@ describe('Streamable HTTP client: requests the server refused for the moment', (
     expect(attempts).toBe(2);
   });
 
+  it('stops sending a request again once it is cancelled', async () => {
+    let attempts = 0;
+    server = await FakeHttpServer.start(mcpRoutes({ 'tools/call': (_request, res) => {
+      attempts++;
+      sendStatus(res, 503);
+    } }));
+    // The first retry would come 5 s later: only the cancellation can end the send sooner.
+    const transport = new StreamableHttpClientTransport(server.url(), { requestRetry: { initialDelayMs: 5_000, maxDelayMs: 5_000 } });
+    await transport.start();
+    const sent = transport.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo' } }).catch((error: unknown) => error);
+    await expect.poll(() => attempts).toBe(1);
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } });
+    expect(await sent).toMatchObject({ code: 'REQUEST_CANCELLED' });
+    expect(attempts).toBe(1);
+    await transport.close();
+  });
+
   it('does not send a request again that the server refused with HTTP 400', async () => {
     let attempts = 0;
     await start({ 'tools/call': (_request, res) => {

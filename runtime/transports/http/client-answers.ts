@@ -8,8 +8,10 @@
  * instead of being met with a burst of POSTs.
  */
 import { SdkError } from '../../core/errors.js';
-import { isJsonObject, type JSONRPCMessage } from '../../core/jsonrpc.js';
+import { isJsonObject, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
+import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
 import type { HttpTransportError } from './client-errors.js';
+import { childController } from './client-request.js';
 import { describeMessage, postRetryPolicy, retryPost, type PostRetryOptions, type PostRetryPolicy } from './client-post-retry.js';
 
 /** How answer POSTs are retried (see {@link PostRetryOptions}). */
@@ -50,6 +52,8 @@ export class AnswerPoster {
   private readonly queued: (() => void)[] = [];
   /** Stream readers held until no answer waits. */
   private readers: (() => void)[] = [];
+  /** The answers being sent, by the id they answer, with what stops their retries. */
+  private readonly sending = new Map<RequestId, AbortController>();
 
   constructor(options: AnswerOptions, signal: AbortSignal) {
     this.policy = postRetryPolicy(options.answerRetry, 'answerRetry');
@@ -81,11 +85,30 @@ export class AnswerPoster {
     } else {
       this.inFlight++;
     }
+    const ids = answeredIds(message);
+    const withdrawn = childController(this.signal);
+    for (const id of ids) this.sending.set(id, withdrawn.controller);
     try {
-      await retryPost(this.policy, { message, attempt: post, passing, signal: this.signal, what: describeMessage(message, true) });
+      await retryPost(this.policy, { message, attempt: post, passing, signal: withdrawn.signal, what: describeMessage(message, true) });
+    } catch (error) {
+      // The server cancelled the request meanwhile: it wants no answer any more.
+      if (withdrawn.signal.aborted && !this.signal.aborted) return;
+      throw error;
     } finally {
+      for (const id of ids) if (this.sending.get(id) === withdrawn.controller) this.sending.delete(id);
+      withdrawn.release();
       this.next();
     }
+  }
+
+  /**
+   * Watches what the server sends: its cancellation of a request whose answer is still being
+   * retried ends those retries (the request's deadline passed, or it was cancelled otherwise).
+   */
+  observeInbound(item: unknown): void {
+    if (this.sending.size === 0 || !isJsonObject(item) || item.method !== CANCELLED_NOTIFICATION || !isJsonObject(item.params)) return;
+    const id = item.params.requestId;
+    if (typeof id === 'string' || typeof id === 'number') this.sending.get(id)?.abort(new Error(`The server cancelled request ${JSON.stringify(id)}`));
   }
 
   /** Gives the freed place to the next waiting answer (it keeps the count), or releases it. */
@@ -102,6 +125,15 @@ export class AnswerPoster {
       for (const resume of readers) resume();
     }
   }
+}
+
+function answeredIds(message: JSONRPCMessage | JSONRPCMessage[]): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const item of Array.isArray(message) ? message : [message]) {
+    const id = (item as { id?: unknown }).id;
+    if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+  }
+  return ids;
 }
 
 function passing(error: HttpTransportError): boolean {

@@ -331,6 +331,7 @@ export class StreamableHttpClientTransport implements Transport {
     const items = Array.isArray(value) ? value : [value];
     const visible: unknown[] = [];
     for (const item of items) {
+      this.answers.observeInbound(item);
       const id = responseIdOf(item);
       if (id !== undefined) {
         this.unanswered.delete(id);

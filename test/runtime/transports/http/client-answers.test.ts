@@ -146,6 +146,31 @@ describe('Streamable HTTP client: answer POSTs that fail', () => {
   });
 });
 
+describe('Streamable HTTP client: an answer the server stopped waiting for', () => {
+  it('stops retrying an answer once the server cancels the request it answers', async () => {
+    let stream: SseWriter | undefined;
+    const answered: unknown[] = [];
+    const { errors } = await start({
+      GET: (_request, res) => {
+        stream = openSse(res);
+        stream.raw(sampling(0));
+      },
+      response: (request, res) => {
+        const id = (request.body as { id: unknown }).id;
+        answered.push(id);
+        if (id === 1) return sendStatus(res, 202);
+        sendStatus(res, 503);
+        // The server gives up on request 0, and asks another question.
+        stream!.raw(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 0, reason: 'timed out' } })}\n\n`);
+        stream!.raw(sampling(1));
+      },
+    }, { answerRetry: { initialDelayMs: 5_000, maxDelayMs: 5_000 }, maxAnswersInFlight: 1 });
+    // One answer at a time: the answer to 1 goes out only once the retries of 0 ended, 5 s early.
+    await expect.poll(() => answered, { timeout: 3_000 }).toEqual([0, 1]);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('HTTP+SSE client: answer POSTs that fail', () => {
   it('retries an answer POST that met HTTP 503 until it goes through', async () => {
     let stream: SseWriter | undefined;

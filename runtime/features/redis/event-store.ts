@@ -19,6 +19,8 @@ export interface RedisEventStoreOptions {
 const SEPARATOR = '_';
 const ENTRY_ID = /^\d{1,20}-\d{1,20}$/;
 const PAGE = 500;
+/** How long a replica may look gone while its pub/sub link reconnects, before it is taken for gone. */
+const PRESENCE_RECHECK_MS = 500;
 
 // XADD and PEXPIRE in one round trip; '' is the priming cursor (no content); `o` the writer.
 const STORE = `local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'm', ARGV[3], 'o', ARGV[4])
@@ -72,14 +74,20 @@ export class RedisEventStore implements EventStore {
     return streamId;
   }
 
-  /** True when the replica that wrote the stream's newest event is gone (two round trips). */
+  /**
+   * True when the replica that wrote the stream's newest event is gone: its presence channel has
+   * no subscriber, twice, half a second apart, since a live replica's pub/sub link may be
+   * reconnecting for a moment (three round trips; only asked when a resumption found nothing).
+   */
   async writerGone(streamId: string): Promise<boolean> {
     const newest = await this.redis.command<unknown>(['XREVRANGE', this.key(streamId), '+', '-', 'COUNT', '1']);
     const fields = Array.isArray(newest) && Array.isArray(newest[0]) ? (newest[0] as unknown[])[1] : undefined;
     if (!Array.isArray(fields)) return false;
     const at = fields.indexOf('o');
     const writer = at >= 0 ? fields[at + 1] : undefined;
-    return typeof writer === 'string' && writer !== this.redis.replicaId && await this.redis.replicaGone(writer);
+    if (typeof writer !== 'string' || writer === this.redis.replicaId || !(await this.redis.replicaGone(writer))) return false;
+    await new Promise((resolve) => setTimeout(resolve, PRESENCE_RECHECK_MS));
+    return this.redis.replicaGone(writer);
   }
 
   private key(streamId: string): string {

@@ -171,8 +171,11 @@ export class Replica {
  * `x-upstream: <replica name>`; `log` records where each request went.
  */
 export class RoundRobinProxy {
-  /** Every forwarded request, when its upstream answered (`at`, ms since the epoch), in that order. */
-  readonly log: { method: string; upstream: string; session: string | undefined; status: number; lastEventId: string | undefined; at: number }[] = [];
+  /**
+   * Every forwarded request, in the order their upstreams answered: when it was forwarded
+   * (`sentAt`) and answered (`at`), in ms since the epoch.
+   */
+  readonly log: { method: string; upstream: string; session: string | undefined; status: number; lastEventId: string | undefined; sentAt: number; at: number }[] = [];
   private next = 0;
   private constructor(
     private readonly server: HttpServer,
@@ -205,6 +208,7 @@ export class RoundRobinProxy {
       return;
     }
     const target = all[this.next++ % all.length]!;
+    const sentAt = Date.now();
     const headers = { ...request.headers, host: `127.0.0.1:${target.port}` };
     const upstream = httpRequest({ host: '127.0.0.1', port: target.port, method: request.method, path: request.url, headers }, (reply) => {
       this.log.push({
@@ -213,6 +217,7 @@ export class RoundRobinProxy {
         session: request.headers['mcp-session-id'] as string | undefined,
         status: reply.statusCode ?? 0,
         lastEventId: request.headers['last-event-id'] as string | undefined,
+        sentAt,
         at: Date.now(),
       });
       response.writeHead(reply.statusCode ?? 502, { ...reply.headers, 'x-upstream': target.name });

@@ -38,6 +38,8 @@ const PAGE = 200;
  * not read yet, and a request of the server waits at most minutes for its answer.
  */
 const RELAY_BOUNDS: DurableChannelBounds = { maxLength: 1_000, ttlMs: 10 * 60_000 };
+/** Wait before the standalone stream reads again after a read that failed. */
+const PUMP_RETRY_MS = 500;
 /** Published on a session's wake channel when the session ends. */
 const ENDED = 'ended';
 
@@ -135,6 +137,10 @@ class RedisStandaloneChannel implements StandaloneChannel {
   private unsubscribe: (() => Promise<void>) | undefined;
   private removeReady: (() => void) | undefined;
   private pumping = false;
+  /** Set while a read that failed waits to be tried again. */
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** True from a failed read to the next good one: one report per outage, not per retry. */
+  private failing = false;
   private again = false;
   private closed = false;
   /** The relay of responses to this copy's requests, once listening. */
@@ -243,6 +249,8 @@ class RedisStandaloneChannel implements StandaloneChannel {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     this.connection?.end();
     this.connection = undefined;
     this.releaseIfIdle();
@@ -288,9 +296,16 @@ class RedisStandaloneChannel implements StandaloneChannel {
             this.write(page);
           } while (page.length === PAGE);
         } while (this.again);
+        this.failing = false;
       } catch (error) {
-        // Redis went away: the wake after reconnection (onReady) catches up from the cursor.
-        this.context.report(asError(error));
+        // Redis went away: the wake after reconnection (onReady) catches up from the cursor, and
+        // so does a read a moment later, since a stalled Redis may come back without one.
+        if (!this.failing) this.context.report(asError(error));
+        this.failing = true;
+        this.retryTimer ??= setTimeout(() => {
+          this.retryTimer = undefined;
+          this.pump();
+        }, PUMP_RETRY_MS);
       } finally {
         this.pumping = false;
         if (this.again) {

@@ -49,7 +49,10 @@ export async function sendDurable(redis: RedisConnection, key: string, message: 
 
 /** One process's receiving end of a durable channel; see the module comment. */
 export class DurableReceiver {
-  private cursor = '0-0';
+  /** The last entry delivered; undefined until the marker placed it, so nothing older is read. */
+  private cursor: string | undefined;
+  /** Set when a wake-up came before the cursor was placed. */
+  private wokenEarly = false;
   private reading = false;
   private again = false;
   private closed = false;
@@ -80,6 +83,8 @@ export class DurableReceiver {
       throw error;
     }
     receiver.removeReady = redis.onReady(() => receiver.read());
+    // A wake-up that came before the marker was placed was held back: read now.
+    if (receiver.wokenEarly) receiver.read();
     return receiver;
   }
 
@@ -97,7 +102,8 @@ export class DurableReceiver {
 
   /** Delivers what follows the cursor; one read at a time, again if woken meanwhile. */
   private read(): void {
-    if (this.closed) return;
+    if (this.cursor === undefined) this.wokenEarly = true;
+    if (this.closed || this.cursor === undefined) return;
     if (this.reading) {
       this.again = true;
       return;
@@ -109,7 +115,7 @@ export class DurableReceiver {
           this.again = false;
           let page: [string, string][];
           do {
-            page = parseEntries(await this.redis.command(['XRANGE', this.key, `(${this.cursor}`, '+', 'COUNT', String(PAGE)]));
+            page = parseEntries(await this.redis.command(['XRANGE', this.key, `(${this.cursor!}`, '+', 'COUNT', String(PAGE)]));
             for (const [id, data] of page) {
               if (this.closed) return;
               this.cursor = id;

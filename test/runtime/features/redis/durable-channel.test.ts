@@ -57,6 +57,28 @@ describe('durable channel', () => {
     await receiver.close();
   }, 30_000);
 
+  it('starts after what was sent before it listened, even when woken while it places its marker', async () => {
+    const key = sender.key('d', randomBytes(3).toString('hex'));
+    for (let i = 0; i < 5; i++) await sendDurable(sender, key, `old-${i}`, bounds);
+    const got: string[] = [];
+    let sending = true;
+    let sent = 0;
+    // Wake-ups keep coming while the receiver subscribes and places its marker.
+    const flood = (async () => {
+      while (sending) await sendDurable(sender, key, `new-${sent++}`, bounds);
+    })();
+    const receiver = await DurableReceiver.listen(receiving, key, bounds, (message) => got.push(message), () => undefined);
+    await expect.poll(() => got.length).toBeGreaterThan(3);
+    sending = false;
+    await flood;
+    await expect.poll(() => got[got.length - 1]).toBe(`new-${sent - 1}`);
+    expect(got.filter((message) => message.startsWith('old-'))).toEqual([]);
+    // What it got is a gapless, duplicate-free run of the newest messages.
+    const first = Number(got[0]!.slice('new-'.length));
+    expect(got).toEqual(Array.from({ length: sent - first }, (_, i) => `new-${first + i}`));
+    await receiver.close();
+  }, 30_000);
+
   it('keeps the stream bounded (MAXLEN ~) and expiring', async () => {
     const key = sender.key('d', randomBytes(3).toString('hex'));
     for (let i = 0; i < 1_500; i++) await sendDurable(sender, key, String(i), bounds);

@@ -8,7 +8,9 @@
  * port unless REDIS_URL is set, in which case its CPU is not measured), and latency p50/p99 of
  * sequential calls. Cases: a stateful (2025-11-25) session call on the replica that holds it, the
  * same session alternating between two replicas, a notification that goes to the session's GET
- * stream, and a 2026-07-28 request (plain, and one MRTR round with the shared key ring).
+ * stream, a call whose sampling answer is POSTed to the other replica (relayed on a durable
+ * channel: the sender's append and the receiver's read are a round trip each), and a 2026-07-28
+ * request (plain, and one MRTR round with the shared key ring).
  *
  * These machines have 2 cores, so several replicas cannot be raced against each other here
  * meaningfully; expected scaling is derived from the per-call overhead instead (printed at the end).
@@ -22,7 +24,7 @@ import { processCpuMicros, ownCpuMicros } from './lib/cpu.js';
 import { createMcpHttpHandler, McpServer, type McpHttpHandler } from '../runtime/index.js';
 import { TasksExtension } from '../runtime/features/tasks/index.js';
 import { createRedisScaleOut, RedisTaskStore, type RedisScaleOut } from '../runtime/features/redis/index.js';
-import { SseReader } from '../test/runtime/transports/http/server-support.js';
+import { messageOf, SseReader } from '../test/runtime/transports/http/server-support.js';
 
 const CALLS = Number(process.env.CALLS ?? 1_000);
 /** Rounds per case, memory and Redis alternating, medians reported: the machine is shared and noisy. */
@@ -69,6 +71,10 @@ function createApp(shared: RedisScaleOut | undefined): McpServer {
     await context.session.server.notifyLoggingMessage({ level: 'info', data: 'tick' });
     return { content: [] };
   });
+  mcp.registerTool('consult', {}, async (_args, context) => {
+    const sampled = await context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 });
+    return { content: [{ type: 'text', text: sampled.model }] };
+  });
   mcp.registerTool('confirm', {}, async (_args, context) => {
     const answer = await context.elicitForm('ok?', { type: 'object', properties: { ok: { type: 'boolean' } } }, { inputKey: 'ok' });
     return { content: [{ type: 'text', text: answer.action }] };
@@ -95,8 +101,8 @@ async function json(response: Response): Promise<Record<string, any>> {
   return (await response.json()) as Record<string, any>;
 }
 
-async function openSession(handler: McpHttpHandler): Promise<string> {
-  const init = await post(handler, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: STATEFUL, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }, { 'mcp-protocol-version': STATEFUL });
+async function openSession(handler: McpHttpHandler, capabilities: Record<string, unknown> = {}): Promise<string> {
+  const init = await post(handler, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: STATEFUL, capabilities, clientInfo: { name: 'bench', version: '1' } } }, { 'mcp-protocol-version': STATEFUL });
   const session = init.headers.get('mcp-session-id')!;
   await init.text();
   await post(handler, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-protocol-version': STATEFUL, 'mcp-session-id': session });
@@ -105,6 +111,23 @@ async function openSession(handler: McpHttpHandler): Promise<string> {
 
 const statefulCall = (handler: McpHttpHandler, session: string, name: string) =>
   post(handler, { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: name === 'echo' ? { text: 'hi' } : {} } }, { 'mcp-protocol-version': STATEFUL, 'mcp-session-id': session });
+
+/** A call to `consult` on `handler` whose sampling request is answered by a POST to `answerOn`. */
+async function sampledCall(handler: McpHttpHandler, answerOn: McpHttpHandler, session: string): Promise<void> {
+  const response = await statefulCall(handler, session, 'consult');
+  const reader = new SseReader(response.body);
+  const asked = await reader.until((event) => messageOf(event)?.method === 'sampling/createMessage');
+  const request = messageOf(asked[asked.length - 1]!)!;
+  const answer = await post(answerOn, { jsonrpc: '2.0', id: request.id, result: { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' } }, { 'mcp-protocol-version': STATEFUL, 'mcp-session-id': session });
+  if (answer.status !== 202) throw new Error(`answer POST: HTTP ${answer.status}`);
+  const done = await reader.until((event) => {
+    const message = messageOf(event);
+    return message !== undefined && 'id' in message && !('method' in message);
+  });
+  const message = messageOf(done[done.length - 1]!) as { result?: { isError?: boolean } } | undefined;
+  if (message?.result === undefined || message.result.isError === true) throw new Error(JSON.stringify(message));
+  await reader.cancel();
+}
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': STATELESS, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
 const statelessCall = (handler: McpHttpHandler, name: string, extra: Record<string, unknown> = {}) =>
@@ -171,6 +194,8 @@ type Case = { name: string; memory?: (i: number) => Promise<void>; redis: (i: nu
 const memorySession = await openSession(memory);
 const sharedSession = await openSession(a);
 const hopSession = await openSession(a);
+const memorySampling = await openSession(memory, { sampling: {} });
+const relaySession = await openSession(a, { sampling: {} });
 // The GET stream of `streamSession` is held by replica A, read as the client would.
 const streamSession = await openSession(a);
 const get = await a.fetch(new Request('http://127.0.0.1/mcp', { headers: { accept: 'text/event-stream', host: '127.0.0.1', 'mcp-protocol-version': STATEFUL, 'mcp-session-id': streamSession } }));
@@ -202,6 +227,8 @@ const cases: Case[] = [
   { name: 'stateful call, same replica', memory: () => expectOk(statefulCall(memory, memorySession, 'echo')), redis: () => expectOk(statefulCall(a, sharedSession, 'echo')) },
   { name: 'stateful call, alternating replicas', redis: (i) => expectOk(statefulCall(i % 2 === 0 ? a : b, hopSession, 'echo')) },
   { name: 'stateful call + GET-stream notification', memory: () => expectOk(statefulCall(memory, memorySession, 'notify')), redis: (i) => expectOk(statefulCall(i % 2 === 0 ? a : b, streamSession, 'notify')) },
+  // The call and its answer on different replicas: the answer is relayed to the one awaiting it.
+  { name: 'stateful call + sampling answer relayed', memory: () => sampledCall(memory, memory, memorySampling), redis: (i) => (i % 2 === 0 ? sampledCall(a, b, relaySession) : sampledCall(b, a, relaySession)) },
   { name: '2026-07-28 call', memory: () => expectOk(statelessCall(memory, 'echo')), redis: (i) => expectOk(statelessCall(i % 2 === 0 ? a : b, 'echo')) },
   { name: '2026-07-28 MRTR (2 requests)', memory: () => mrtr(memory, memory), redis: (i) => (i % 2 === 0 ? mrtr(a, b) : mrtr(b, a)) },
   { name: '2026-07-28 task: create + poll', memory: () => task(memory, memory), redis: (i) => (i % 2 === 0 ? task(a, b) : task(b, a)) },

@@ -1,6 +1,8 @@
 /**
- * List-changed fan-out across replicas. A list change on one replica is published once on a
- * Redis channel; every replica (the origin too) then tells the clients whose streams it holds:
+ * List-changed fan-out across replicas. A list change on one replica is sent once on a durable
+ * Redis channel (a bounded stream with a wake-up, durable-channel.ts: a replica whose subscriber
+ * was reconnecting hears it once it is back); every replica (the origin too) then tells the
+ * clients whose streams it holds:
  * `subscriptions/listen` streams (2026-07-28 on) that opted in, and GET streams of stateful
  * sessions. Each client stream lives on exactly one replica, so each hears a change once.
  */
@@ -10,6 +12,7 @@ import { createLinkedPair } from '../../core/in-memory.js';
 import type { McpServer } from '../mcp-server/mcp-server.js';
 import type { Server } from '../../peers/server.js';
 import type { RedisConnection } from './connection.js';
+import { DurableReceiver, sendDurable, type DurableChannelBounds } from './durable-channel.js';
 import { randomBytes } from 'node:crypto';
 import { Method } from '../../../generated/methods.js';
 
@@ -19,6 +22,8 @@ export type ListKind = 'tools' | 'prompts' | 'resources';
 type Notifier = (params?: Record<string, unknown>, options?: unknown) => Promise<void>;
 const NOTIFIERS = { tools: 'notifyToolListChanged', prompts: 'notifyPromptListChanged', resources: 'notifyResourceListChanged' } as const;
 const KINDS = Object.keys(NOTIFIERS) as ListKind[];
+/** The bus stream: changes are coalesced per macrotask, so a thousand entries is a long backlog. */
+const BUS_BOUNDS: DurableChannelBounds = { maxLength: 1_000, ttlMs: 60 * 60_000 };
 /** How long a session's shared subscription set outlives its last change (a day; sessions end sooner). */
 const SUBSCRIPTION_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -62,7 +67,7 @@ export class RedisChangeBus {
   private readonly tracked = new Set<Tracked>();
   private readonly pending = new Set<ListKind>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  private stop: (() => Promise<void>) | undefined;
+  private receiver: DurableReceiver | undefined;
   private taps: (() => Promise<void>)[] = [];
 
   private constructor(
@@ -79,7 +84,7 @@ export class RedisChangeBus {
         // A failing error hook must not stop delivery.
       }
     });
-    bus.stop = await redis.subscribe(redis.key('bus'), (text) => bus.receive(text));
+    bus.receiver = await DurableReceiver.listen(redis, redis.key('bus'), BUS_BOUNDS, (text) => bus.receive(text), bus.report);
     return bus;
   }
 
@@ -127,7 +132,7 @@ export class RedisChangeBus {
    * that asked for it, and the GET streams it holds of stateful sessions subscribed to it.
    */
   async resourceUpdated(uri: string): Promise<void> {
-    await this.redis.publish(this.redis.key('bus'), JSON.stringify({ o: this.replicaId, u: uri } satisfies BusMessage));
+    await sendDurable(this.redis, this.redis.key('bus'), JSON.stringify({ o: this.replicaId, u: uri } satisfies BusMessage), BUS_BOUNDS);
   }
 
   /** Stops listening and closes the attached in-process Servers. */
@@ -136,8 +141,8 @@ export class RedisChangeBus {
     this.flushTimer = undefined;
     await Promise.allSettled(this.taps.map((close) => close()));
     this.taps = [];
-    await this.stop?.();
-    this.stop = undefined;
+    await this.receiver?.close();
+    this.receiver = undefined;
   }
 
   private track(server: Server): Server {
@@ -202,7 +207,7 @@ export class RedisChangeBus {
     const kinds = [...this.pending];
     this.pending.clear();
     for (const kind of kinds) {
-      this.redis.publish(this.redis.key('bus'), JSON.stringify({ o: this.replicaId, k: kind } satisfies BusMessage))
+      sendDurable(this.redis, this.redis.key('bus'), JSON.stringify({ o: this.replicaId, k: kind } satisfies BusMessage), BUS_BOUNDS)
         .catch((error: unknown) => this.report(asError(error)));
     }
   }

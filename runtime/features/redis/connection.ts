@@ -5,6 +5,7 @@
  * it is away, commands fail at once (no offline queue), so nothing waits on a dead link and nothing
  * a client was told succeeded depends on a write that was only queued.
  */
+import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { asError } from '../../core/errors.js';
 
@@ -69,6 +70,12 @@ type Listener = (message: string) => void;
  */
 export class RedisConnection {
   readonly prefix: string;
+  /**
+   * This process's id among the replicas. The pub/sub link listens on its presence channel
+   * (`<prefix>:presence:<id>`) while the process lives, so Redis itself knows, by the channel's
+   * subscriber count, whether the replica that wrote something is still there.
+   */
+  readonly replicaId = randomBytes(6).toString('hex');
   /** Commands sent so far (each is one round trip); for measurements. */
   commandsSent = 0;
   private readonly client: RedisClient;
@@ -115,7 +122,27 @@ export class RedisConnection {
       subscriber.destroy();
       throw error instanceof SharedStateUnavailableError ? error : new SharedStateUnavailableError(`Cannot connect to Redis at ${redactUrl(url)}: ${asError(error).message}`, { cause: error });
     }
+    try {
+      await connection.subscribe(connection.presenceChannel(connection.replicaId), () => undefined);
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
     return connection;
+  }
+
+  /** The presence channel of replica `replicaId`. */
+  presenceChannel(replicaId: string): string {
+    return this.key('presence', replicaId);
+  }
+
+  /**
+   * Whether replica `replicaId` is gone: its presence channel has no subscriber (one round trip).
+   * Right after Redis restarts, a live replica may not have resubscribed yet.
+   */
+  async replicaGone(replicaId: string): Promise<boolean> {
+    const reply = await this.command<unknown[]>(['PUBSUB', 'NUMSUB', this.presenceChannel(replicaId)]);
+    return Array.isArray(reply) && Number(reply[1]) === 0;
   }
 
   /** True while the command link is connected. */

@@ -1,6 +1,7 @@
 /**
  * Resumable SSE replay kept in Redis, so a client whose stream was cut (its replica died, a
- * proxy dropped it) resumes with Last-Event-ID on any replica. One Redis stream per SSE stream.
+ * proxy dropped it) resumes with Last-Event-ID on any replica. One Redis stream per SSE stream;
+ * each entry names the replica that wrote it, so another can tell when that one is gone.
  */
 import type { JSONRPCMessage } from '../../core/jsonrpc.js';
 import type { EventSender, EventStore } from '../../transports/http/event-store.js';
@@ -18,9 +19,11 @@ export interface RedisEventStoreOptions {
 const SEPARATOR = '_';
 const ENTRY_ID = /^\d{1,20}-\d{1,20}$/;
 const PAGE = 500;
+/** How long a replica may look gone while its pub/sub link reconnects, before it is taken for gone. */
+const PRESENCE_RECHECK_MS = 500;
 
-// XADD and PEXPIRE in one round trip; '' is the priming cursor (no content).
-const STORE = `local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'm', ARGV[3])
+// XADD and PEXPIRE in one round trip; '' is the priming cursor (no content); `o` the writer.
+const STORE = `local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'm', ARGV[3], 'o', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return id`;
 
@@ -53,7 +56,7 @@ export class RedisEventStore implements EventStore {
 
   async storeEvent(streamId: string, message: JSONRPCMessage | null): Promise<string> {
     const data = message === null ? '' : JSON.stringify(message);
-    const entry = await this.redis.evaluate<string>(STORE, [this.key(streamId)], [String(this.maxEvents), String(this.ttlMs), data]);
+    const entry = await this.redis.evaluate<string>(STORE, [this.key(streamId)], [String(this.maxEvents), String(this.ttlMs), data, this.redis.replicaId]);
     return `${streamId}${SEPARATOR}${entry}`;
   }
 
@@ -69,6 +72,22 @@ export class RedisEventStore implements EventStore {
       if (data !== '') await send(`${streamId}${SEPARATOR}${id}`, JSON.parse(data) as JSONRPCMessage);
     }
     return streamId;
+  }
+
+  /**
+   * True when the replica that wrote the stream's newest event is gone: its presence channel has
+   * no subscriber, twice, half a second apart, since a live replica's pub/sub link may be
+   * reconnecting for a moment (three round trips; only asked when a resumption found nothing).
+   */
+  async writerGone(streamId: string): Promise<boolean> {
+    const newest = await this.redis.command<unknown>(['XREVRANGE', this.key(streamId), '+', '-', 'COUNT', '1']);
+    const fields = Array.isArray(newest) && Array.isArray(newest[0]) ? (newest[0] as unknown[])[1] : undefined;
+    if (!Array.isArray(fields)) return false;
+    const at = fields.indexOf('o');
+    const writer = at >= 0 ? fields[at + 1] : undefined;
+    if (typeof writer !== 'string' || writer === this.redis.replicaId || !(await this.redis.replicaGone(writer))) return false;
+    await new Promise((resolve) => setTimeout(resolve, PRESENCE_RECHECK_MS));
+    return this.redis.replicaGone(writer);
   }
 
   private key(streamId: string): string {

@@ -2,6 +2,8 @@
  * The MRTR `requestState` key ring in Redis: every replica seals with the same newest key and
  * opens with any key still retained, so a retry may land on any replica. Keys rotate on a
  * schedule; the first replica to notice a due rotation mints the new key under a short lock.
+ * When Redis loses the ring (restarted empty, flushed, failed over), each replica writes the keys
+ * it holds back instead of minting its own, so the replicas converge on one ring again.
  */
 import { randomBytes } from 'node:crypto';
 import { asError } from '../../core/errors.js';
@@ -102,6 +104,11 @@ export class RedisRequestStateKeyRing {
     return this.refreshing;
   }
 
+  /** True while a re-read of the ring is under way. */
+  get refreshInFlight(): boolean {
+    return this.refreshing !== undefined;
+  }
+
   /** Mints a new sealing key now (for a suspected leak, or tests). */
   async rotate(): Promise<void> {
     await this.mint();
@@ -114,26 +121,50 @@ export class RedisRequestStateKeyRing {
     this.timer = undefined;
   }
 
+  /**
+   * The ring is the union of what Redis holds and what this replica holds: a key Redis lost (a
+   * restart without persistence, a flush, an eviction, a failover to an empty replica) while
+   * this replica still opens states with it goes back (set-if-absent), since other replicas may
+   * still seal with it; so every replica converges on the same keys instead of each minting its
+   * own. A new key is minted only when the union is empty or its newest is due for rotation.
+   */
   private async read(): Promise<void> {
-    let keys = await this.fetch();
     const now = Date.now();
+    const fetched = await this.fetch();
+    const stored = new Set(fetched.map((key) => key.id));
+    let keys = this.retained(merge(fetched, this.current), now);
+    const lost = keys.filter((key) => !stored.has(key.id));
+    if (lost.length > 0) await this.restore(lost);
     if (keys.length === 0 || now - keys[0]!.createdAt >= this.rotateEveryMs) {
       // One replica mints; the others wait a moment and read what it wrote.
       const won = await this.redis.command(['SET', this.redis.key('rs', 'rotating'), '1', 'NX', 'PX', '5000']);
       if (won === 'OK') await this.mint();
       else await new Promise((resolve) => setTimeout(resolve, 100));
-      keys = await this.fetch();
+      keys = this.retained(merge(await this.fetch(), keys), now);
       if (keys.length === 0) throw new Error('The requestState key ring in Redis is empty; another replica is minting the first key, try again');
     }
     // Keys replaced longer ago than retainMs go (the newest always stays).
-    const expired = keys.filter((key, index) => index > 0 && now - keys[index - 1]!.createdAt > this.retainMs);
-    if (expired.length > 0) {
-      await this.redis.command(['HDEL', this.ringKey(), ...expired.map((key) => key.id)]);
-      keys = keys.filter((key) => !expired.includes(key));
-    }
+    const expired = [...stored].filter((id) => !keys.some((key) => key.id === id));
+    if (expired.length > 0) await this.redis.command(['HDEL', this.ringKey(), ...expired]);
     const changed = keys.map((key) => key.id).join() !== this.current.map((key) => key.id).join();
     this.current = keys;
     if (changed) for (const listener of [...this.listeners]) listener();
+  }
+
+  /** `keys` (newest first) without those replaced longer than retainMs ago; the newest always stays. */
+  private retained(keys: readonly StoredKey[], now: number): StoredKey[] {
+    return keys.filter((_key, index) => index === 0 || now - keys[index - 1]!.createdAt <= this.retainMs);
+  }
+
+  /** Writes keys Redis lost back, each only if absent (one round trip). */
+  private async restore(keys: readonly StoredKey[]): Promise<void> {
+    await this.redis.evaluate(
+      `for i = 2, #ARGV, 2 do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1`,
+      [this.ringKey()],
+      [String(this.ringTtlMs()), ...keys.flatMap((key) => [key.id, JSON.stringify(key)])],
+    );
   }
 
   private async fetch(): Promise<StoredKey[]> {
@@ -159,9 +190,13 @@ export class RedisRequestStateKeyRing {
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`,
       [this.ringKey()],
-      // The whole ring expires if no replica rotates it for a full period plus the retention.
-      [key.id, JSON.stringify(key), String(this.rotateEveryMs + this.retainMs + 60_000)],
+      [key.id, JSON.stringify(key), String(this.ringTtlMs())],
     );
+  }
+
+  /** The whole ring expires if no replica rotates it for a full period plus the retention. */
+  private ringTtlMs(): number {
+    return this.rotateEveryMs + this.retainMs + 60_000;
   }
 
   private ringKey(): string {
@@ -176,6 +211,9 @@ return 1`,
     }
   }
 }
+
+/** Least time between two re-reads of the ring forced by states sealed with an unknown key. */
+const FORCED_REFRESH_INTERVAL_MS = 100;
 
 /**
  * A codec over the ring's current keys. An `unknown-key` state triggers one refresh before it is
@@ -204,13 +242,23 @@ class RotatingRequestStateCodec extends RequestStateCodec {
     try {
       return await this.inner.open(token, expected);
     } catch (error) {
-      // At most one forced re-read a second: made-up key ids must not turn into Redis load.
-      if (!(error instanceof RequestStateError && error.reason === 'unknown-key') || Date.now() - this.lastForced < 1_000) throw error;
-      this.lastForced = Date.now();
+      if (!(error instanceof RequestStateError && error.reason === 'unknown-key')) throw error;
+      // Re-read the ring once before refusing: joining a re-read in flight is free; a new one is
+      // started at most every 100 ms, so made-up key ids cannot turn into Redis load.
+      if (!this.ring.refreshInFlight) {
+        if (Date.now() - this.lastForced < FORCED_REFRESH_INTERVAL_MS) throw error;
+        this.lastForced = Date.now();
+      }
       await this.ring.refresh().catch(() => undefined);
       return this.inner.open(token, expected);
     }
   }
+}
+
+function merge(a: readonly StoredKey[], b: readonly StoredKey[]): StoredKey[] {
+  const byId = new Map<string, StoredKey>();
+  for (const key of [...a, ...b]) if (!byId.has(key.id)) byId.set(key.id, key);
+  return [...byId.values()].sort((x, y) => y.createdAt - x.createdAt || (x.id < y.id ? 1 : -1));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

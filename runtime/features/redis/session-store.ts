@@ -5,7 +5,9 @@
  * replica sent it, and the replica holding the client's GET connection tails that stream (woken
  * by pub/sub), so a notification caused anywhere reaches the client once, and a client that
  * loses its GET connection resumes on any replica with Last-Event-ID. The client's response to
- * a server-initiated request may reach any replica; it is published to the one awaiting it.
+ * a server-initiated request (and its progress notifications for one) may reach any replica; it
+ * is relayed to the one awaiting it on a durable channel, so a subscriber reconnecting meanwhile
+ * still gets it, once.
  */
 import { asError } from '../../core/errors.js';
 import { isJsonObject, type JSONRPCMessage } from '../../core/jsonrpc.js';
@@ -16,6 +18,7 @@ import type { SessionStore, SharedSessionState, StandaloneChannelContext } from 
 import { streamReply } from '../../transports/http/sse-stream.js';
 import { formatSseEvent, formatSseRetry, SseConnection } from '../../transports/http/sse-writer.js';
 import type { RedisConnection } from './connection.js';
+import { DurableReceiver, sendDurable, type DurableChannelBounds } from './durable-channel.js';
 import { parseEntries, readAfter } from './event-store.js';
 
 /** Options of a {@link RedisSessionStore}. */
@@ -30,6 +33,13 @@ export interface RedisSessionStoreOptions {
 const EVENT_PREFIX = 'gs_';
 const ENTRY_ID = /^\d{1,20}-\d{1,20}$/;
 const PAGE = 200;
+/**
+ * The relay stream of one session copy: it holds what other replicas relayed and the copy has
+ * not read yet, and a request of the server waits at most minutes for its answer.
+ */
+const RELAY_BOUNDS: DurableChannelBounds = { maxLength: 1_000, ttlMs: 10 * 60_000 };
+/** Wait before the standalone stream reads again after a read that failed. */
+const PUMP_RETRY_MS = 500;
 /** Published on a session's wake channel when the session ends. */
 const ENDED = 'ended';
 
@@ -53,8 +63,9 @@ return id`;
 
 /**
  * A {@link SessionStore} on Redis: keys `<prefix>:session:<id>` (hash), `<prefix>:gs:<id>`
- * (standalone stream) and channel `<prefix>:gw:<id>`, all expiring with the session; channels
- * `<prefix>:rr:<id>:<copy>` carry the client's responses to the replica copy that sent the request.
+ * (standalone stream) and channel `<prefix>:gw:<id>`, all expiring with the session; durable
+ * channels `<prefix>:rr:<id>:<copy>` (streams of at most about 1,000 entries, expiring 10 minutes
+ * after the last) carry the client's responses to the replica copy that sent the request.
  *
  * @example
  * ```ts
@@ -126,10 +137,14 @@ class RedisStandaloneChannel implements StandaloneChannel {
   private unsubscribe: (() => Promise<void>) | undefined;
   private removeReady: (() => void) | undefined;
   private pumping = false;
+  /** Set while a read that failed waits to be tried again. */
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** True from a failed read to the next good one: one report per outage, not per retry. */
+  private failing = false;
   private again = false;
   private closed = false;
-  /** Stops the relay of responses to this copy's requests. */
-  private stopRelay: (() => Promise<void>) | undefined;
+  /** The relay of responses to this copy's requests, once listening. */
+  private relay: DurableReceiver | undefined;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -152,9 +167,9 @@ class RedisStandaloneChannel implements StandaloneChannel {
   }
 
   async listenForResponses(copy: string, deliver: (response: JSONRPCMessage) => void): Promise<void> {
-    if (this.stopRelay !== undefined) return;
+    if (this.relay !== undefined) return;
     if (this.closed) throw new Error('The session copy is closed');
-    this.stopRelay = await this.redis.subscribe(this.redis.key('rr', this.id, copy), (text) => {
+    const relay = await DurableReceiver.listen(this.redis, this.redis.key('rr', this.id, copy), RELAY_BOUNDS, (text) => {
       let response: unknown;
       try {
         response = JSON.parse(text);
@@ -162,13 +177,18 @@ class RedisStandaloneChannel implements StandaloneChannel {
         return;
       }
       if (isJsonObject(response)) deliver(response as unknown as JSONRPCMessage);
-    });
-    if (this.closed) this.releaseRelay();
+    }, this.context.report);
+    if (this.relay !== undefined || this.closed) {
+      void relay.close().catch((error: unknown) => this.context.report(asError(error)));
+      return;
+    }
+    this.relay = relay;
   }
 
   async relayResponse(copy: string, response: JSONRPCMessage): Promise<boolean> {
-    const receivers = await this.redis.command<number>(['PUBLISH', this.redis.key('rr', this.id, copy), JSON.stringify(response)]);
-    return Number(receivers) > 0;
+    // Stored for the copy: delivered now, or once its subscriber is back.
+    await sendDurable(this.redis, this.redis.key('rr', this.id, copy), JSON.stringify(response), RELAY_BOUNDS);
+    return true;
   }
 
   owns(lastEventId: string): boolean {
@@ -229,6 +249,8 @@ class RedisStandaloneChannel implements StandaloneChannel {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     this.connection?.end();
     this.connection = undefined;
     this.releaseIfIdle();
@@ -236,9 +258,9 @@ class RedisStandaloneChannel implements StandaloneChannel {
   }
 
   private releaseRelay(): void {
-    const stop = this.stopRelay;
-    this.stopRelay = undefined;
-    stop?.().catch((error: unknown) => this.context.report(asError(error)));
+    const relay = this.relay;
+    this.relay = undefined;
+    relay?.close().catch((error: unknown) => this.context.report(asError(error)));
   }
 
   private append(data: string): Promise<string> {
@@ -274,9 +296,16 @@ class RedisStandaloneChannel implements StandaloneChannel {
             this.write(page);
           } while (page.length === PAGE);
         } while (this.again);
+        this.failing = false;
       } catch (error) {
-        // Redis went away: the wake after reconnection (onReady) catches up from the cursor.
-        this.context.report(asError(error));
+        // Redis went away: the wake after reconnection (onReady) catches up from the cursor, and
+        // so does a read a moment later, since a stalled Redis may come back without one.
+        if (!this.failing) this.context.report(asError(error));
+        this.failing = true;
+        this.retryTimer ??= setTimeout(() => {
+          this.retryTimer = undefined;
+          this.pump();
+        }, PUMP_RETRY_MS);
       } finally {
         this.pumping = false;
         if (this.again) {

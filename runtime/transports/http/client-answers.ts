@@ -1,26 +1,21 @@
 /**
  * How the HTTP client transports POST their answers to a server's requests: a POST that meets
- * a passing failure (no response, 408, 429, 5xx but 501) is retried with exponential backoff
- * a bounded number of times. At most `maxAnswersInFlight` answer POSTs are open at once, later
+ * a passing failure (no response, 408, 429, 5xx but 501) is retried with exponential backoff,
+ * at least the server's `Retry-After`, within a number of retries and a time budget
+ * (client-post-retry.ts). At most `maxAnswersInFlight` answer POSTs are open at once, later
  * answers wait their turn, and while any wait the transport stops reading its event streams,
  * so that a server pushing requests faster than it takes answers is slowed down by TCP
  * instead of being met with a burst of POSTs.
  */
 import { SdkError } from '../../core/errors.js';
 import { isJsonObject, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
-import { findHttpTransportError, HttpTransportError } from './client-errors.js';
-import { delay } from './client-request.js';
-import { reconnectDelay, type ReconnectPolicy } from './client-reconnect.js';
+import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
+import type { HttpTransportError } from './client-errors.js';
+import { childController } from './client-request.js';
+import { describeMessage, postRetryPolicy, retryPost, type PostRetryOptions, type PostRetryPolicy } from './client-post-retry.js';
 
-/** How answer POSTs are retried. */
-export interface AnswerRetryOptions {
-  /** Retries after the first attempt; default 3. `0` turns retrying off. */
-  readonly maxRetries?: number | undefined;
-  /** Wait before the first retry; default 100 ms. It doubles with each further retry. */
-  readonly initialDelayMs?: number | undefined;
-  /** Longest wait between attempts; default 2000 ms. */
-  readonly maxDelayMs?: number | undefined;
-}
+/** How answer POSTs are retried (see {@link PostRetryOptions}). */
+export type AnswerRetryOptions = PostRetryOptions;
 
 /** The options of answer POSTs every HTTP client transport accepts. */
 export interface AnswerOptions {
@@ -37,11 +32,6 @@ export interface AnswerOptions {
 /** Default `maxAnswersInFlight`. */
 export const DEFAULT_MAX_ANSWERS_IN_FLIGHT = 16;
 
-/** The stream reconnection's schedule, doubling: one backoff for everything the client retries. */
-type RetryPolicy = ReconnectPolicy;
-
-const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, initialDelayMs: 100, maxDelayMs: 2_000, factor: 2 };
-
 /** Statuses worth another attempt: the server may take the same answer a moment later. */
 const PASSING_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
@@ -51,19 +41,9 @@ export function isAnswer(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
   return items.length > 0 && items.every((item) => isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item));
 }
 
-/** The ids an answer (or batch of answers) carries. */
-function answerIds(message: JSONRPCMessage | JSONRPCMessage[]): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const item of Array.isArray(message) ? message : [message]) {
-    const id = (item as { id?: unknown }).id;
-    if (typeof id === 'string' || typeof id === 'number') ids.push(id);
-  }
-  return ids;
-}
-
 /** Sends one transport's answers: retried, and counted so that stream reading can wait. */
 export class AnswerPoster {
-  private readonly policy: RetryPolicy;
+  private readonly policy: PostRetryPolicy;
   private readonly maxInFlight: number;
   /** Aborted when the transport closes: no retry is attempted after that. */
   private readonly signal: AbortSignal;
@@ -72,9 +52,11 @@ export class AnswerPoster {
   private readonly queued: (() => void)[] = [];
   /** Stream readers held until no answer waits. */
   private readers: (() => void)[] = [];
+  /** The answers being sent, by the id they answer, with what stops their retries. */
+  private readonly sending = new Map<RequestId, AbortController>();
 
   constructor(options: AnswerOptions, signal: AbortSignal) {
-    this.policy = retryPolicy(options.answerRetry);
+    this.policy = postRetryPolicy(options.answerRetry, 'answerRetry');
     const most = options.maxAnswersInFlight ?? DEFAULT_MAX_ANSWERS_IN_FLIGHT;
     if (!Number.isSafeInteger(most) || most < 1) {
       throw new SdkError('INVALID_ARGUMENT', `maxAnswersInFlight must be a positive integer, got ${String(most)}`);
@@ -94,8 +76,8 @@ export class AnswerPoster {
 
   /**
    * POSTs `message` with `post`, retrying passing failures with backoff. Rejects, once the
-   * attempts are used up or the failure is not a passing one, with an HttpTransportError
-   * that names the answered request ids and the number of attempts.
+   * retries or their time budget are used up or the failure is not a passing one, with an
+   * HttpTransportError that names the answered request ids, the attempts and how long they took.
    */
   async send(message: JSONRPCMessage | JSONRPCMessage[], post: () => Promise<void>): Promise<void> {
     if (this.inFlight >= this.maxInFlight) {
@@ -103,19 +85,30 @@ export class AnswerPoster {
     } else {
       this.inFlight++;
     }
+    const ids = answeredIds(message);
+    const withdrawn = childController(this.signal);
+    for (const id of ids) this.sending.set(id, withdrawn.controller);
     try {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await post();
-          return;
-        } catch (error) {
-          if (attempt > this.policy.maxRetries || this.signal.aborted || !passing(error)) throw this.failure(message, attempt, error);
-        }
-        await delay(reconnectDelay(this.policy, attempt - 1, undefined), this.signal);
-      }
+      await retryPost(this.policy, { message, attempt: post, passing, signal: withdrawn.signal, what: describeMessage(message, true) });
+    } catch (error) {
+      // The server cancelled the request meanwhile: it wants no answer any more.
+      if (withdrawn.signal.aborted && !this.signal.aborted) return;
+      throw error;
     } finally {
+      for (const id of ids) if (this.sending.get(id) === withdrawn.controller) this.sending.delete(id);
+      withdrawn.release();
       this.next();
     }
+  }
+
+  /**
+   * Watches what the server sends: its cancellation of a request whose answer is still being
+   * retried ends those retries (the request's deadline passed, or it was cancelled otherwise).
+   */
+  observeInbound(item: unknown): void {
+    if (this.sending.size === 0 || !isJsonObject(item) || item.method !== CANCELLED_NOTIFICATION || !isJsonObject(item.params)) return;
+    const id = item.params.requestId;
+    if (typeof id === 'string' || typeof id === 'number') this.sending.get(id)?.abort(new Error(`The server cancelled request ${JSON.stringify(id)}`));
   }
 
   /** Gives the freed place to the next waiting answer (it keeps the count), or releases it. */
@@ -132,39 +125,17 @@ export class AnswerPoster {
       for (const resume of readers) resume();
     }
   }
-
-  private failure(message: JSONRPCMessage | JSONRPCMessage[], attempts: number, error: unknown): Error {
-    const ids = answerIds(message).map((id) => JSON.stringify(id)).join(', ');
-    const http = findHttpTransportError(error);
-    if (http === undefined) return error instanceof Error ? error : new Error(String(error));
-    const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-    return new HttpTransportError(`The answer to request ${ids} could not be sent (${tries}): ${http.message}`, {
-      method: http.method,
-      url: http.url,
-      status: http.status,
-      statusText: http.statusText,
-      body: http.body,
-      rpcError: http.rpcError,
-      cause: error,
-    });
-  }
 }
 
-function passing(error: unknown): boolean {
-  const http = findHttpTransportError(error);
-  if (http === undefined) return false;
-  return http.status === undefined || PASSING_STATUSES.has(http.status);
+function answeredIds(message: JSONRPCMessage | JSONRPCMessage[]): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const item of Array.isArray(message) ? message : [message]) {
+    const id = (item as { id?: unknown }).id;
+    if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+  }
+  return ids;
 }
 
-function retryPolicy(options: AnswerRetryOptions | undefined): RetryPolicy {
-  const policy: RetryPolicy = {
-    maxRetries: options?.maxRetries ?? DEFAULT_RETRY.maxRetries,
-    initialDelayMs: options?.initialDelayMs ?? DEFAULT_RETRY.initialDelayMs,
-    maxDelayMs: options?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
-    factor: DEFAULT_RETRY.factor,
-  };
-  if (!Number.isSafeInteger(policy.maxRetries) || policy.maxRetries < 0 || !(policy.initialDelayMs >= 0) || !(policy.maxDelayMs >= 0)) {
-    throw new SdkError('INVALID_ARGUMENT', `Invalid answerRetry options ${JSON.stringify(policy)}`);
-  }
-  return policy;
+function passing(error: HttpTransportError): boolean {
+  return error.status === undefined || PASSING_STATUSES.has(error.status);
 }

@@ -24,6 +24,8 @@ export interface HttpTransportErrorDetails {
   readonly body?: string | undefined;
   /** The JSON-RPC error object the body carried, if it was a JSON-RPC error response. */
   readonly rpcError?: JSONRPCErrorObject | undefined;
+  /** How long the response's `Retry-After` asked to wait, in milliseconds, if it did. */
+  readonly retryAfterMs?: number | undefined;
   /** The underlying failure (the fetch rejection, the abort reason…). */
   readonly cause?: unknown;
 }
@@ -41,6 +43,8 @@ export class HttpTransportError extends TransportError {
   readonly statusText: string | undefined;
   /** The start of the response body (at most 1000 characters), if any. */
   readonly body: string | undefined;
+  /** How long the response's `Retry-After` asked to wait, in milliseconds, if it did. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(message: string, details: HttpTransportErrorDetails) {
     super(message, details);
@@ -49,6 +53,7 @@ export class HttpTransportError extends TransportError {
     this.url = details.url;
     this.statusText = details.statusText;
     this.body = details.body;
+    this.retryAfterMs = details.retryAfterMs;
   }
 
   /**
@@ -70,8 +75,17 @@ export class HttpTransportError extends TransportError {
       statusText: response.statusText,
       body,
       rpcError,
+      retryAfterMs: retryAfterOf(response.headers.get('retry-after')),
     });
   }
+}
+
+/** A `Retry-After` value (seconds, or an HTTP date) in milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterOf(value: string | null): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d{1,9}$/.test(value.trim())) return Number(value.trim()) * 1_000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
 /** Finds an HttpTransportError in an error or its `cause` chain (SdkError wraps it as its cause). */

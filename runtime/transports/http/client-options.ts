@@ -3,9 +3,16 @@ import type { AnswerOptions } from './client-answers.js';
 import type { AuthProviderOption } from './auth-hooks.js';
 import type { ReconnectOptions } from './client-reconnect.js';
 import type { HttpClientOptions } from './client-request.js';
+import type { PostRetryOptions } from './client-post-retry.js';
 
 /** Options of a {@link StreamableHttpClientTransport}. */
 export interface StreamableHttpClientTransportOptions extends HttpClientOptions, AuthProviderOption, AnswerOptions {
+  /**
+   * How a POST of a request or notification that the server refused for the moment (HTTP 503
+   * or 429: it did not take the message) is retried; the same schedule as `answerRetry`. A
+   * request's retries stop when it is cancelled or times out.
+   */
+  readonly requestRetry?: PostRetryOptions | undefined;
   /** How dropped event streams are re-established (see {@link ReconnectOptions}). */
   readonly reconnect?: ReconnectOptions | undefined;
   /** A session id to use from the first request on, e.g. to continue a session of an earlier process. */

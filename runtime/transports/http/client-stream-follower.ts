@@ -67,6 +67,9 @@ export async function followStream(host: StreamHost, task: StreamTask, initial: 
   let response = initial;
   let failures = 0;
   let lastError: Error | undefined;
+  /** When the current run of failures began, and how many reconnections it made. */
+  let failingSince = 0;
+  let attempts = 0;
   let immediate = initial === undefined;
   const { policy } = host;
   try {
@@ -83,7 +86,15 @@ export async function followStream(host: StreamHost, task: StreamTask, initial: 
         }
         // A stream that closes without carrying anything counts as a failed attempt, so a
         // server that keeps doing so is eventually given up instead of polled forever.
-        failures = progressed ? 0 : failures + 1;
+        if (progressed) {
+          failures = 0;
+          attempts = 0;
+          lastError = undefined;
+        } else {
+          if (failures === 0) failingSince = Date.now();
+          failures++;
+          lastError = undefined;
+        }
         if (!stillNeeded(host, task)) return;
         if (task.kind === 'post' && task.resumable === false) {
           host.fail(task.ids, 'its event stream ended before the response (streams are not resumable in this protocol revision)');
@@ -95,7 +106,7 @@ export async function followStream(host: StreamHost, task: StreamTask, initial: 
         }
       }
       if (failures > policy.maxRetries || (!immediate && policy.maxRetries === 0)) {
-        giveUp(host, task, lastError);
+        giveUp(host, task, lastError, exhausted(policy, attempts, failingSince, lastError));
         return;
       }
       if (!immediate) {
@@ -104,11 +115,13 @@ export async function followStream(host: StreamHost, task: StreamTask, initial: 
       immediate = false;
       if (!stillNeeded(host, task)) return;
       const attempt = await openGet(host, task);
+      attempts++;
       if ('response' in attempt) {
         response = attempt.response;
         continue;
       }
       lastError = attempt.error;
+      if (failures === 0) failingSince = Date.now();
       failures++;
       if (!attempt.retryable) {
         giveUp(host, task, attempt.error);
@@ -190,9 +203,17 @@ function stillNeeded(host: StreamHost, task: StreamTask): boolean {
   return task.kind === 'standalone' || task.ids.some((id) => host.awaits(id));
 }
 
-function giveUp(host: StreamHost, task: StreamTask, error: Error | undefined): void {
+/** What a stream given up after its reconnections failed went through, for the message. */
+function exhausted(policy: ReconnectPolicy, attempts: number, since: number, lastError: Error | undefined): string {
+  if (policy.maxRetries === 0) return 'it ended, and reconnecting is disabled (reconnect.maxRetries is 0)';
+  const tries = attempts === 1 ? '1 reconnection' : `${attempts} reconnections`;
+  const last = lastError === undefined ? 'the last one ended without an event' : `the last one failed: ${lastError.message}`;
+  return `retries exhausted (${tries} over ${Date.now() - since} ms, reconnect.maxRetries is ${policy.maxRetries}); ${last}`;
+}
+
+function giveUp(host: StreamHost, task: StreamTask, error: Error | undefined, why?: string): void {
   if (task.kind === 'post') {
-    host.fail(task.ids, `its event stream was lost: ${error?.message ?? 'it ended and reconnecting is disabled'}`);
+    host.fail(task.ids, `its event stream was lost: ${why ?? error?.message ?? 'it ended'}`);
   } else {
     host.standaloneFailed(error);
   }

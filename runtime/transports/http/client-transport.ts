@@ -11,6 +11,7 @@ import { encodeMessage } from '../../core/wire-format.js';
 import { withAuthProvider } from './auth-hooks.js';
 import { AnswerPoster, isAnswer } from './client-answers.js';
 import { HttpTransportError } from './client-errors.js';
+import { postRetryPolicy, RequestRetrier } from './client-post-retry.js';
 import { INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from './client-messages.js';
 import type { StreamableHttpClientTransportOptions } from './client-options.js';
 import { reconnectPolicy, type ReconnectPolicy } from './client-reconnect.js';
@@ -80,6 +81,8 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly master = new AbortController();
   /** Retries answers to the server's requests and holds stream reading while too many are on their way. */
   private readonly answers: AnswerPoster;
+  /** Sends requests and notifications the server refused for the moment again. */
+  private readonly retrier: RequestRetrier;
   private started = false;
   private closing: Promise<void> | undefined;
   private sessionIdValue: string | undefined;
@@ -104,6 +107,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.options = options;
     this.requester = new HttpRequester(withAuthProvider(options, this.url));
     this.answers = new AnswerPoster(options, this.master.signal);
+    this.retrier = new RequestRetrier(postRetryPolicy(options.requestRetry, 'requestRetry'), this.master.signal);
     this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
     this.sessionIdValue = options.sessionId;
     this.protocolVersionValue = options.protocolVersion;
@@ -150,6 +154,8 @@ export class StreamableHttpClientTransport implements Transport {
    * An answer to the server's requests whose POST meets a passing failure (no response, 408,
    * 429, 5xx but 501) is retried with backoff (see `answerRetry`); the final failure rejects
    * with an HttpTransportError naming the request id, which the engine reports to `onerror`.
+   * A request or notification the server refused for the moment (503, 429) is retried the same
+   * way (see `requestRetry`) while the engine still waits for it.
    */
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     if (!this.started || this.closing !== undefined) {
@@ -162,7 +168,9 @@ export class StreamableHttpClientTransport implements Transport {
       const id = isJsonObject(params) ? params.requestId : undefined;
       if (typeof id === 'string' || typeof id === 'number') {
         this.unanswered.delete(id);
-        this.exchanges.inflight.get(id)?.controller.abort(new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
+        const cancelled = new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client');
+        this.exchanges.inflight.get(id)?.controller.abort(cancelled);
+        this.retrier.withdraw(id, cancelled);
       }
       return;
     }
@@ -172,7 +180,7 @@ export class StreamableHttpClientTransport implements Transport {
       await this.answers.send(message, () => this.post(message, mode));
       return;
     }
-    await this.post(message, mode);
+    await this.retrier.send(message, requestIdsOf(message), () => this.post(message, mode));
     if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) {
       this.openStandaloneStream();
     }
@@ -323,6 +331,7 @@ export class StreamableHttpClientTransport implements Transport {
     const items = Array.isArray(value) ? value : [value];
     const visible: unknown[] = [];
     for (const item of items) {
+      this.answers.observeInbound(item);
       const id = responseIdOf(item);
       if (id !== undefined) {
         this.unanswered.delete(id);
@@ -360,8 +369,10 @@ export class StreamableHttpClientTransport implements Transport {
     for (const item of Array.isArray(message) ? message : [message]) {
       this.renewer.observe(item);
       if ('method' in item && item.method === CANCELLED_NOTIFICATION && isJsonObject(item.params)) {
-        // The engine stopped waiting, so a lost stream of that request need not be resumed.
+        // The engine stopped waiting, so a lost stream of that request need not be resumed,
+        // nor a refused POST of it sent again.
         this.unanswered.delete(item.params.requestId as RequestId);
+        this.retrier.withdraw(item.params.requestId as RequestId, new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
       }
     }
   }

@@ -24,6 +24,13 @@ export interface EventStore {
    * events after it were already discarded, so that a resumption never silently skips any.
    */
   replayEventsAfter(lastEventId: string, send: EventSender): Promise<string | undefined> | string | undefined;
+  /**
+   * Optional, for stores that several server processes share: true when the process that wrote
+   * `streamId` is known to have stopped, so the requests of that stream will never be answered.
+   * A replica asked to resume such a stream then tells the client so (HTTP 410) instead of
+   * leaving it to poll until its retries run out. False when alive or not known.
+   */
+  writerGone?(streamId: string): Promise<boolean> | boolean;
 }
 
 /** Options of an {@link InMemoryEventStore}. */

@@ -211,6 +211,7 @@ export class LegacySseClientTransport implements Transport {
   }
 
   private deliver(value: unknown): void {
+    for (const item of Array.isArray(value) ? value : [value]) this.answers.observeInbound(item);
     try {
       this.onmessage?.(value);
     } catch (error) {

@@ -1,11 +1,12 @@
 /**
  * A session served by several replicas behind a load balancer: the standalone stream they
  * share (implemented by a SessionStore such as mcpgen/redis) and the relay that lets any
- * replica answer the server-initiated requests of any other, by tagging request ids with the
- * copy that sent them.
+ * replica answer the server-initiated requests of any other, by tagging request ids (and the
+ * progress tokens the engine gives them) with the copy that sent them.
  */
 import { isJsonObject, type JSONRPCMessage } from '../../core/jsonrpc.js';
 import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
+import { Method } from '../../../generated/methods.js';
 import type { HttpReply } from './http-types.js';
 
 /**
@@ -33,7 +34,10 @@ export interface StandaloneChannel {
    * only through this replica.
    */
   listenForResponses?(copy: string, deliver: (response: JSONRPCMessage) => void): Promise<void>;
-  /** Hands a response to the copy `copy` that sent the request; resolves false when no such copy listens. */
+  /**
+   * Hands a response, or a progress notification for a request, to the copy `copy` that sent
+   * the request; resolves false when no such copy listens.
+   */
   relayResponse?(copy: string, response: JSONRPCMessage): Promise<boolean>;
 }
 
@@ -44,7 +48,8 @@ type RelayingChannel = StandaloneChannel & Required<Pick<StandaloneChannel, 'lis
  * The relay of one local copy of a shared session. Every local copy numbers its requests from
  * 1, so a request's id on the wire is the engine's id under this copy's stream prefix: unique
  * within the session, and it names the copy that awaits the response. Cancellations of those
- * requests follow suit.
+ * requests follow suit, and so do their numeric progress tokens (the engine's request ids), so
+ * the client's progress notifications for a request find the copy awaiting it too.
  */
 export class ReplicaRelay {
   private listening: Promise<void> | undefined;
@@ -66,7 +71,13 @@ export class ReplicaRelay {
   /** `message` with this copy's id tag, or `message` itself when it needs none. */
   tag(message: JSONRPCMessage): JSONRPCMessage {
     if ('method' in message && 'id' in message && typeof message.id === 'number') {
-      return { ...message, id: `${this.copy}.${message.id}` } as JSONRPCMessage;
+      const params = 'params' in message && isJsonObject(message.params) ? message.params : undefined;
+      const meta = params !== undefined && isJsonObject(params._meta) ? params._meta : undefined;
+      const tagged = { ...message, id: `${this.copy}.${message.id}` } as JSONRPCMessage & { params?: unknown };
+      if (meta !== undefined && typeof meta.progressToken === 'number') {
+        tagged.params = { ...params, _meta: { ...meta, progressToken: `${this.copy}.${meta.progressToken}` } };
+      }
+      return tagged;
     }
     if ('method' in message && message.method === CANCELLED_NOTIFICATION && 'params' in message && isJsonObject(message.params) && typeof message.params.requestId === 'number') {
       return { ...message, params: { ...message.params, requestId: `${this.copy}.${message.params.requestId}` } } as JSONRPCMessage;
@@ -90,9 +101,10 @@ export class ReplicaRelay {
   }
 
   /**
-   * Splits POSTed messages: responses to this copy's requests get the engine's ids back,
-   * responses to another copy's requests are relayed to it (`report` hears of those nobody
-   * awaits), and the rest passes unchanged. Undefined when nothing is left for this copy.
+   * Splits POSTed messages: responses to this copy's requests (and progress notifications for
+   * them) get the engine's ids back, those of another copy's requests are relayed to it
+   * (`report` hears of those nobody awaits), and the rest passes unchanged. Undefined when
+   * nothing is left for this copy.
    */
   async sortInbound(value: unknown, report: (error: Error) => void): Promise<unknown> {
     const items = Array.isArray(value) ? value : [value];
@@ -105,11 +117,12 @@ export class ReplicaRelay {
         kept.push(local);
         continue;
       }
-      if (isResponseItem(item) && typeof item.id === 'string' && item.id.startsWith(session)) {
-        const copy = item.id.slice(0, item.id.lastIndexOf('.'));
+      const tag = tagOf(item);
+      if (tag !== undefined && tag.startsWith(session)) {
+        const copy = tag.slice(0, tag.lastIndexOf('.'));
         relayed.push(this.channel.relayResponse(copy, item as JSONRPCMessage).then((delivered) => {
           // The copy that sent the request is gone, and the request with it.
-          if (!delivered) report(new Error(`No replica awaits the response to request ${JSON.stringify(item.id)}; it is dropped`));
+          if (!delivered) report(new Error(`No replica awaits the response to request ${JSON.stringify(tag)}; it is dropped`));
         }));
         continue;
       }
@@ -120,14 +133,27 @@ export class ReplicaRelay {
     return Array.isArray(value) ? kept : kept[0];
   }
 
-  /** A response to a request of this copy with the engine's id back; undefined for anything else. */
+  /**
+   * A response to a request of this copy, or a progress notification for one, with the engine's
+   * id (or token) back; undefined for anything else.
+   */
   private untag(item: unknown): unknown {
-    if (!isResponseItem(item) || typeof item.id !== 'string') return undefined;
+    const tag = tagOf(item);
     const mine = `${this.copy}.`;
-    if (!item.id.startsWith(mine)) return undefined;
-    const id = Number(item.id.slice(mine.length));
-    return Number.isSafeInteger(id) ? { ...item, id } : undefined;
+    if (tag === undefined || !tag.startsWith(mine)) return undefined;
+    const id = Number(tag.slice(mine.length));
+    if (!Number.isSafeInteger(id)) return undefined;
+    if (isResponseItem(item)) return { ...item, id };
+    const params = (item as { params: Record<string, unknown> }).params;
+    return { ...(item as object), params: { ...params, progressToken: id } };
   }
+}
+
+/** The copy-tagged id of a response, or token of a progress notification; undefined for anything else. */
+function tagOf(item: unknown): string | undefined {
+  if (isResponseItem(item)) return typeof item.id === 'string' ? item.id : undefined;
+  if (!isJsonObject(item) || item.method !== Method.NotificationsProgress || 'id' in item || !isJsonObject(item.params)) return undefined;
+  return typeof item.params.progressToken === 'string' ? item.params.progressToken : undefined;
 }
 
 /** True for a JSON-RPC response (a result or an error). */

@@ -9,6 +9,7 @@ import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
 import type { RevisionFacts } from '../../core/revision-facts.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { encodeMessage } from '../../core/wire-format.js';
+import type { EventStore } from './event-store.js';
 import type { HttpReply } from './http-types.js';
 import { errorReply, errorResponse, TRANSPORT_ERROR_CODES } from './replies.js';
 import type { HttpMessageExtra } from './server-extra.js';
@@ -309,7 +310,12 @@ export class StreamableServerTransport implements Transport {
     if (live !== undefined) {
       return live.resume(lastEventId, replayed);
     }
-    // The stream already delivered its last message: replay what the client missed, then end.
+    if (replayed.length === 0 && await writerGone(store, streamId)) {
+      // Nothing left to replay and nobody left to write: the client should stop waiting now.
+      return errorReply(410, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'The replica that ran the requests of this stream stopped before answering them; they are unknown here and will not be answered');
+    }
+    // The stream already delivered its last message (or is written elsewhere): replay what the
+    // client missed, then end; the client comes back for more.
     return replayOnly(this.options.settings, replayed);
   }
 
@@ -358,6 +364,15 @@ export class StreamableServerTransport implements Transport {
     });
     this.streams.set(stream.id, stream);
     return stream;
+  }
+}
+
+/** Whether the store knows the writer of `streamId` stopped; a store that cannot tell (or fails to) says no. */
+async function writerGone(store: EventStore, streamId: string): Promise<boolean> {
+  try {
+    return (await store.writerGone?.(streamId)) === true;
+  } catch {
+    return false;
   }
 }
 

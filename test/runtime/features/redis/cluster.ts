@@ -20,31 +20,38 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** A redis-server process of the test's own (AOF on, so a restart keeps what was acknowledged). */
+/**
+ * A redis-server process of the test's own: AOF on by default, so a restart keeps what was
+ * acknowledged; `persistent: false` keeps nothing on disk, so a restart starts empty.
+ */
 export class RedisProcess {
   private child: ChildProcess | undefined;
   private readonly dir = mkdtempSync(join(tmpdir(), 'mcpgen-redis-'));
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly persistent: boolean,
+  ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
 
   /** Fails with a clear message when redis-server is not installed. */
-  static async start(): Promise<RedisProcess> {
+  static async start(options: { persistent?: boolean } = {}): Promise<RedisProcess> {
     const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
     if (probe.error !== undefined || probe.status !== 0) {
       throw new Error('redis-server is not installed (apt-get install -y redis-server), and REDIS_URL is not set: the Redis scale-out tests need a real Redis');
     }
-    const redis = new RedisProcess(await freePort());
+    const redis = new RedisProcess(await freePort(), options.persistent ?? true);
     await redis.resume();
     return redis;
   }
 
   /** (Re)starts the server on the same port and data directory. */
   async resume(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', this.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const persistence = this.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', this.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       let output = '';
@@ -75,7 +82,18 @@ export class RedisProcess {
     });
   }
 
+  /** SIGSTOP: the server stalls with its connections open, as a hung or swapping host would. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  /** SIGCONT: the stalled server carries on. */
+  unpause(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   async dispose(): Promise<void> {
+    this.unpause();
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }
@@ -153,7 +171,11 @@ export class Replica {
  * `x-upstream: <replica name>`; `log` records where each request went.
  */
 export class RoundRobinProxy {
-  readonly log: { method: string; upstream: string; session: string | undefined }[] = [];
+  /**
+   * Every forwarded request, in the order their upstreams answered: when it was forwarded
+   * (`sentAt`) and answered (`at`), in ms since the epoch.
+   */
+  readonly log: { method: string; upstream: string; session: string | undefined; status: number; lastEventId: string | undefined; sentAt: number; at: number }[] = [];
   private next = 0;
   private constructor(
     private readonly server: HttpServer,
@@ -186,9 +208,18 @@ export class RoundRobinProxy {
       return;
     }
     const target = all[this.next++ % all.length]!;
+    const sentAt = Date.now();
     const headers = { ...request.headers, host: `127.0.0.1:${target.port}` };
     const upstream = httpRequest({ host: '127.0.0.1', port: target.port, method: request.method, path: request.url, headers }, (reply) => {
-      this.log.push({ method: request.method ?? '', upstream: target.name, session: request.headers['mcp-session-id'] as string | undefined });
+      this.log.push({
+        method: request.method ?? '',
+        upstream: target.name,
+        session: request.headers['mcp-session-id'] as string | undefined,
+        status: reply.statusCode ?? 0,
+        lastEventId: request.headers['last-event-id'] as string | undefined,
+        sentAt,
+        at: Date.now(),
+      });
       response.writeHead(reply.statusCode ?? 502, { ...reply.headers, 'x-upstream': target.name });
       response.flushHeaders();
       reply.pipe(response);

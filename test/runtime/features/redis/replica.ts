@@ -46,6 +46,36 @@ mcp.registerTool('roots-aside', {}, async (_args, context) => {
   const { roots } = await context.session.server.listRoots();
   return text(`${name}: ${roots.map((root) => root.uri).join(',')}`);
 });
+// Fault tests: one sampling round trip; a burst of concurrent ones (each answer counted once, by
+// request, however many arrive); a call that reports progress and then runs until cancelled.
+const sampleParams = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }], maxTokens: 5 });
+mcp.registerTool('sample-once', {}, async (_args, context) => {
+  const sampled = await context.sample(sampleParams('once'));
+  const block = Array.isArray(sampled.content) ? sampled.content[0] : sampled.content;
+  return text(`${name}: ${block?.type === 'text' ? block.text : '?'}`);
+});
+// The client's progress for the sampling request is heard here, wherever its POSTs land, and
+// echoed as progress of the call so the client knows.
+mcp.registerTool('sample-progress', {}, async (_args, context) => {
+  const heard: number[] = [];
+  await context.sample(sampleParams('progress'), {
+    onprogress: (progress) => {
+      heard.push(progress.progress);
+      void context.reportProgress(progress.progress, undefined, 'heard');
+    },
+  });
+  return text(`${name}: heard ${heard.join(',')}`);
+});
+mcp.registerTool('burst', { inputSchema: { type: 'object', properties: { count: { type: 'number' }, timeoutMs: { type: 'number' } }, required: ['count', 'timeoutMs'] } }, async ({ count, timeoutMs }, context) => {
+  const outcomes = await Promise.allSettled(Array.from({ length: count }, (_, i) => context.sample(sampleParams(`burst ${i}`), { timeout: timeoutMs })));
+  const delivered = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+  return text(JSON.stringify({ replica: name, delivered, failed: count - delivered }));
+});
+mcp.registerTool('linger', {}, async (_args, context) => {
+  await context.reportProgress(1, 2, `running on ${name}`);
+  await new Promise((resolve) => context.signal.addEventListener('abort', resolve, { once: true }));
+  return text(`${name}: cancelled`);
+});
 // A resource clients may subscribe to, and a tool that announces an update of it from whichever replica runs it.
 mcp.registerResource('doc', 'test://doc', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri, text: `served by ${name}` }] }));
 mcp.registerTool('touch-doc', {}, async () => {

@@ -223,6 +223,30 @@ describe('Redis scale-out behind a round-robin proxy', () => {
     await client.close();
   }, 30_000);
 
+  it('routes progress notifications of the client for a server request to the replica awaiting it, wherever they land', async () => {
+    const client = new Client<Stateful.ProtocolTypes>({ name: 'progressing', version: '1.0.0' }, { protocolVersion: STATEFUL, negotiation: 'pin', capabilities: { sampling: {} } });
+    const echoed = new Map<number, () => void>();
+    const heard = (step: number): Promise<void> => new Promise((resolve) => echoed.set(step, resolve));
+    client.setRequestHandler('sampling/createMessage', async (_params, context) => {
+      // Each step waits until the server echoed the one before: progress it never heard stalls the call.
+      for (let step = 1; step <= 6; step++) {
+        const echo = heard(step);
+        await context.reportProgress(step);
+        await echo;
+      }
+      return { role: 'assistant', content: { type: 'text', text: 'done' }, model: 'test-model' };
+    });
+    await client.connect(new StreamableHttpClientTransport(proxy.url));
+    const before = proxy.log.length;
+    const result = await client.callTool({ name: 'sample-progress', arguments: {} }, { timeout: 15_000, onprogress: (progress) => echoed.get(progress.progress)?.() });
+    const [owner, said] = (result.content[0] as { text: string }).text.split(': ');
+    expect(said).toBe('heard 1,2,3,4,5,6');
+    // The six progress POSTs went round the replicas: most were relayed to the owner.
+    const posts = proxy.log.slice(before).filter((entry) => entry.method === 'POST');
+    expect(posts.filter((entry) => entry.upstream !== owner).length).toBeGreaterThanOrEqual(3);
+    await client.close();
+  }, 30_000);
+
   it('completes a 2026-07-28 MRTR flow across replicas, across a key rotation, and refuses a tampered requestState', async () => {
     const first = await callStateless('confirm', { arguments: { what: 'deploy' } });
     expect(first.message?.result).toMatchObject({ resultType: 'input_required' });

@@ -1,13 +1,14 @@
 // How the Streamable HTTP client answers a server's requests: a raw server pushes requests on
 // its standalone SSE stream and counts the answers POSTed back. Handling is bounded, and every
-// request gets exactly one answer, also when answer POSTs fail for a while.
+// request gets exactly one answer, also when answer POSTs fail for a while; requests the server
+// refused for the moment are sent again within a budget.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, findHttpTransportError, SdkError, StreamableHttpClientTransport } from '../../../../runtime/index.js';
 import { LegacySseClientTransport } from '../../../../runtime/http.js';
 import type { StreamableHttpClientTransportOptions } from '../../../../runtime/transports/http/client-options.js';
-import { FakeHttpServer, initializeResult, openSse, rpcMethodOf, sendStatus, type FakeRequest, type SseWriter } from './client-fake-server.js';
-import { mcpRoutes, type Routes } from './client-routes.js';
+import { FakeHttpServer, initializeResult, openSse, rpcMethodOf, sendJson, sendStatus, type FakeRequest, type SseWriter } from './client-fake-server.js';
+import { callResult, mcpRoutes, type Routes } from './client-routes.js';
 
 let server: FakeHttpServer | undefined;
 let client: Client | undefined;
@@ -145,6 +146,31 @@ describe('Streamable HTTP client: answer POSTs that fail', () => {
   });
 });
 
+describe('Streamable HTTP client: an answer the server stopped waiting for', () => {
+  it('stops retrying an answer once the server cancels the request it answers', async () => {
+    let stream: SseWriter | undefined;
+    const answered: unknown[] = [];
+    const { errors } = await start({
+      GET: (_request, res) => {
+        stream = openSse(res);
+        stream.raw(sampling(0));
+      },
+      response: (request, res) => {
+        const id = (request.body as { id: unknown }).id;
+        answered.push(id);
+        if (id === 1) return sendStatus(res, 202);
+        sendStatus(res, 503);
+        // The server gives up on request 0, and asks another question.
+        stream!.raw(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 0, reason: 'timed out' } })}\n\n`);
+        stream!.raw(sampling(1));
+      },
+    }, { answerRetry: { initialDelayMs: 5_000, maxDelayMs: 5_000 }, maxAnswersInFlight: 1 });
+    // One answer at a time: the answer to 1 goes out only once the retries of 0 ended, 5 s early.
+    await expect.poll(() => answered, { timeout: 3_000 }).toEqual([0, 1]);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('HTTP+SSE client: answer POSTs that fail', () => {
   it('retries an answer POST that met HTTP 503 until it goes through', async () => {
     let stream: SseWriter | undefined;
@@ -173,5 +199,65 @@ describe('HTTP+SSE client: answer POSTs that fail', () => {
     await client.connect(new LegacySseClientTransport(server.url('/sse'), { answerRetry: { initialDelayMs: 1 } }));
     await expect.poll(() => [...attempts.values()].filter((count) => count === 3).length, { timeout: 20_000 }).toBe(5);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('Streamable HTTP client: requests the server refused for the moment', () => {
+  it('sends a tools/call again after HTTP 503, waiting at least the Retry-After, and gets its answer', async () => {
+    const attempts: number[] = [];
+    const { errors } = await start({
+      'tools/call': (request, res) => {
+        attempts.push(Date.now());
+        if (attempts.length <= 2) sendStatus(res, 503, { 'retry-after': '1' });
+        else sendJson(res, 200, callResult(request));
+      },
+    }, { requestRetry: { initialDelayMs: 1, maxDelayMs: 1_500 } });
+    const answer = await client!.callTool({ name: 'echo', arguments: { n: 1 } });
+    expect(answer.content).toEqual([{ type: 'text', text: '{"n":1}' }]);
+    expect(attempts).toHaveLength(3);
+    // Retry-After: 1 asked for a second; the 1 ms backoff alone would have retried at once.
+    expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(950);
+    expect(errors).toEqual([]);
+  });
+
+  it('gives up once the retry budget is spent, saying how many attempts over how long', async () => {
+    let attempts = 0;
+    await start({ 'tools/call': (_request, res) => {
+      attempts++;
+      sendStatus(res, 503);
+    } }, { requestRetry: { initialDelayMs: 100, maxElapsedMs: 250 } });
+    const failure = (await client!.callTool({ name: 'echo', arguments: {} }).catch((error: unknown) => error)) as Error;
+    expect(failure).toBeInstanceOf(SdkError);
+    expect(findHttpTransportError(failure)?.status).toBe(503);
+    expect(failure.message).toMatch(/Request \d+ could not be sent \(2 attempts over \d+ ms, retry budget of 250 ms exhausted\)/);
+    // A retry after 100 ms; the next wait (200 ms) would end past the budget.
+    expect(attempts).toBe(2);
+  });
+
+  it('stops sending a request again once it is cancelled', async () => {
+    let attempts = 0;
+    server = await FakeHttpServer.start(mcpRoutes({ 'tools/call': (_request, res) => {
+      attempts++;
+      sendStatus(res, 503);
+    } }));
+    // The first retry would come 5 s later: only the cancellation can end the send sooner.
+    const transport = new StreamableHttpClientTransport(server.url(), { requestRetry: { initialDelayMs: 5_000, maxDelayMs: 5_000 } });
+    await transport.start();
+    const sent = transport.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo' } }).catch((error: unknown) => error);
+    await expect.poll(() => attempts).toBe(1);
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } });
+    expect(await sent).toMatchObject({ code: 'REQUEST_CANCELLED' });
+    expect(attempts).toBe(1);
+    await transport.close();
+  });
+
+  it('does not send a request again that the server refused with HTTP 400', async () => {
+    let attempts = 0;
+    await start({ 'tools/call': (_request, res) => {
+      attempts++;
+      sendStatus(res, 400);
+    } }, { requestRetry: { initialDelayMs: 1 } });
+    await expect(client!.callTool({ name: 'echo', arguments: {} })).rejects.toThrow(/\(1 attempt\)/);
+    expect(attempts).toBe(1);
   });
 });

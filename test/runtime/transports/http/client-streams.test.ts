@@ -154,6 +154,41 @@ describe('StreamableHttpClientTransport stream resumption', () => {
     expect(errors.length).toBeGreaterThan(0);
   });
 
+  it('says the retries ran out, how many over how long, when every resumption ends without an event', async () => {
+    await connect({
+      'tools/call': (_request, res) => {
+        const sse = openSse(res);
+        sse.raw('id: z-0\ndata:\n\n');
+        sse.end();
+      },
+      GET: (request, res) => {
+        if (request.headers['last-event-id'] === undefined) return sendStatus(res, 405);
+        openSse(res).end();
+      },
+    }, { reconnect: { initialDelayMs: 10, factor: 1, maxRetries: 2 } });
+    const failure = (await client!.callTool({ name: 'echo' }).catch((error: unknown) => error)) as ProtocolError;
+    expect(failure.message).toMatch(/its event stream was lost: retries exhausted \(3 reconnections over \d+ ms, reconnect\.maxRetries is 2\); the last one ended without an event/);
+    expect(failure.message).not.toContain('disabled');
+  });
+
+  it('gives up at once when the resumption answers that the stream is gone', async () => {
+    await connect({
+      'tools/call': (_request, res) => {
+        const sse = openSse(res);
+        sse.raw('id: g-0\ndata:\n\n');
+        sse.end();
+      },
+      GET: (request, res) => {
+        if (request.headers['last-event-id'] === undefined) return sendStatus(res, 405);
+        sendJson(res, 410, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'The replica that ran the requests of this stream stopped before answering them' } });
+      },
+    }, { reconnect: { initialDelayMs: 10, maxRetries: 5 } });
+    const failure = (await client!.callTool({ name: 'echo' }).catch((error: unknown) => error)) as ProtocolError;
+    expect(failure.message).toContain('HTTP 410');
+    expect(failure.message).toContain('stopped before answering them');
+    expect(server!.find('GET').filter((request) => request.headers['last-event-id'] === 'g-0')).toHaveLength(1);
+  });
+
   it('does not resume when the server refuses resumption with 405', async () => {
     await connect({
       'tools/call': (_request, res) => {

@@ -36,6 +36,8 @@ const SUBPATHS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:\.\.?\/)+runtime\/testing\.js$/, 'mcpgen/testing'],
   [/^(?:\.\.?\/)+runtime\/features\/host\/index\.js$/, 'mcpgen/host'],
   [/^(?:\.\.?\/)+runtime\/features\/auth\/index\.js$/, 'mcpgen/auth'],
+  [/^(?:\.\.?\/)+runtime\/features\/skills\/index\.js$/, 'mcpgen/skills'],
+  [/^(?:\.\.?\/)+runtime\/features\/skills\/node\/index\.js$/, 'mcpgen/skills/node'],
   [/^(?:\.\.?\/)+generated\/([^/]+)\/index\.js$/, 'mcpgen/$1'],
 ];
 

@@ -19,7 +19,7 @@ describe.each(['2025-11-25', '2026-07-28'])('the skills extension on a low-level
   it('declares the extension with directoryRead and lists every skill with digests and sizes', async () => {
     const skills = await extensionWith(pdfSkill, refundsSkill);
     const { client } = await connectedPair(() => skillsServer(skills), protocolVersion);
-    expect(client.serverCapabilities?.extensions?.[SKILLS_EXTENSION_ID]).toEqual({ directoryRead: true });
+    expect(new SkillsClient(client).serverSettings).toEqual({ directoryRead: true });
     const reader = new SkillsClient(client);
     const page = (await raw(client)('skills/list', {})) as { skills: Array<{ uri: string }>; nextCursor?: string; ttlMs?: number };
     expect(page.skills.map((skill) => skill.uri)).toEqual(['skill://acme/billing/refunds/SKILL.md', 'skill://pdf-processing/SKILL.md']);
@@ -130,7 +130,7 @@ describe.each(['2025-11-25', '2026-07-28'])('the skills extension on an McpServe
     mcp.registerResource('readme', 'file:///README.md', { mimeType: 'text/markdown' }, (uri) => ({ contents: [{ uri, text: '# Hello' }] }));
     const unpublish = skills.publishOn(mcp);
     const { client } = await connectedPair(() => mcp, protocolVersion);
-    expect(client.serverCapabilities?.extensions?.[SKILLS_EXTENSION_ID]).toEqual({ directoryRead: true });
+    expect(new SkillsClient(client).serverSettings).toEqual({ directoryRead: true });
     const uris = async () => (await client.listAll('resources/list', undefined)).map((resource) => resource.uri).sort();
     expect(await uris()).toEqual(['file:///README.md', 'skill://pdf-processing/SKILL.md', 'skill://pdf-processing/assets/logo.png', 'skill://pdf-processing/references/FORMS.md']);
     const loaded = await new SkillsClient(client).load('skill://pdf-processing/SKILL.md');

@@ -60,11 +60,11 @@ export interface LoadSkillOptions extends RequestOptions {
  *
  * @example
  * ```ts
- * import { Client } from 'mcpgen';
+ * import { Client, StreamableHttpClientTransport } from 'mcpgen';
  * import { SkillsClient } from 'mcpgen/skills';
  *
  * const client = new Client({ name: 'host', version: '1.0.0' });
- * await client.connect(transport);
+ * await client.connect(new StreamableHttpClientTransport('https://docs.example.com/mcp'));
  * const skills = new SkillsClient(client);
  * const [first] = await skills.list();
  * if (first !== undefined) {

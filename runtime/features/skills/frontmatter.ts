@@ -14,7 +14,18 @@ export const MAX_FRONTMATTER_DEPTH = 16;
 /** Most lines of frontmatter. */
 export const MAX_FRONTMATTER_LINES = 2_000;
 
-/** The frontmatter's YAML text and the body after it, or undefined when the file has none. */
+/**
+ * The frontmatter's YAML text and the body after it, or undefined when the file has none.
+ *
+ * @example
+ * ```ts
+ * import { splitFrontmatter } from 'mcpgen/skills';
+ *
+ * const split = splitFrontmatter('---\nname: notes\n---\n# Notes\n');
+ * split?.yaml; // 'name: notes'
+ * split?.body; // '# Notes\n'
+ * ```
+ */
 export function splitFrontmatter(text: string): { readonly yaml: string; readonly body: string } | undefined {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const open = /^---[ \t]*\r?\n/.exec(source);
@@ -30,6 +41,14 @@ export function splitFrontmatter(text: string): { readonly yaml: string; readonl
 /**
  * The frontmatter of a SKILL.md as a JSON object. Throws SdkError('INVALID_ARGUMENT') naming the
  * line when there is no frontmatter, when it is not a mapping or uses YAML this parser refuses.
+ *
+ * @example
+ * ```ts
+ * import { parseFrontmatter } from 'mcpgen/skills';
+ *
+ * const frontmatter = parseFrontmatter('---\nname: notes\ndescription: Keep notes\nmetadata:\n  version: "1.0"\n---\nBody\n');
+ * // { name: 'notes', description: 'Keep notes', metadata: { version: '1.0' } }
+ * ```
  */
 export function parseFrontmatter(text: string): Record<string, unknown> {
   const split = splitFrontmatter(text);

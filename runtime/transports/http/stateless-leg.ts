@@ -85,7 +85,7 @@ export class StatelessHttpLeg {
     if (refusal !== undefined) return refusal;
     const server = await this.options.serverFactory();
     const params = isJsonObject(message.params) ? message.params : {};
-    const misnamed = server.protocol.handles(message.method) ? this.nameMismatch(request, params, server.protocol.requiresNameHeader(message.method)) : undefined;
+    const misnamed = server.protocol.handles(message.method) ? this.nameMismatch(request, params, server.protocol.requiresNameHeader?.(message.method) ?? true) : undefined;
     if (misnamed !== undefined) {
       void server.close().catch(() => undefined);
       return this.mismatch(message, misnamed);

@@ -565,7 +565,8 @@ async function main(): Promise<number> {
   for (const outcome of unexpected) {
     process.stdout.write(`  unexpected: ${outcome.section} ${outcome.role} ${outcome.scenario}: ${outcome.verdict} ${outcome.note}\n`);
   }
-  const passedTotal = outcomes.filter((outcome) => outcome.passed).length + inspector.filter((check) => check.ok).length;
+  const verifiedTotal = outcomes.filter((outcome) => outcome.passed).length;
+  const inspectorPassed = inspector.filter((check) => check.ok).length;
   const expectedTotal = outcomes.filter((outcome) => outcome.verdict === 'xfail').length;
   const notVerified = outcomes.filter((outcome) => outcome.verdict === 'unverified' || outcome.verdict === 'UNVERIFIED');
   // The closing note: each scenario with the checks that verified it, a section per line.
@@ -583,7 +584,9 @@ async function main(): Promise<number> {
     `\nconformance ${ok ? 'OK' : 'FAILED'} in ${((performance.now() - started) / 1000).toFixed(0)} s; ${expectedTotal} scenarios fail as listed in conformance/expected-failures.json and are counted as skipped\n`,
   );
   const notVerifiedNames = notVerified.map((outcome) => `${outcome.section} ${outcome.role} ${outcome.scenario}`).join(', ');
-  process.stdout.write(`${passedTotal} passed (verified), ${notVerified.length} not verified${notVerified.length > 0 ? ` (${notVerifiedNames})` : ''}, ${failedTotal} failed, ${expectedTotal} skipped\n`);
+  process.stdout.write(
+    `${verifiedTotal} scenarios passed (verified), ${notVerified.length} not verified${notVerified.length > 0 ? ` (${notVerifiedNames})` : ''}, ${inspectorPassed} Inspector checks passed, ${failedTotal} failed, ${expectedTotal} skipped\n`,
+  );
   return ok ? 0 : 1;
 }
 

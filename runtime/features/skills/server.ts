@@ -71,7 +71,10 @@ export class SkillsExtension implements Extension {
   readonly catalog: SkillCatalog;
   private readonly pageSize: number;
   private readonly cacheHint: SkillsCacheHint;
-  /** Servers this extension is installed on and that are still open, to tell them of changes. */
+  /**
+   * Servers this extension is installed on and that are still open, to tell them of changes;
+   * each leaves when its connection closes, so the set is as large as the open connections.
+   */
   private readonly live = new Set<Server>();
   /** False once published on an McpServer, which announces list changes itself. */
   private announce = true;

@@ -1,9 +1,11 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SdkError } from '../../../../../runtime/index.js';
-import { SkillCatalog, MAX_SKILL_BYTES, MAX_SKILL_RESOURCES } from '../../../../../runtime/features/skills/index.js';
+import { Client, SdkError } from '../../../../../runtime/index.js';
+import { SkillCatalog, SkillsClient, MAX_SKILL_BYTES, MAX_SKILL_RESOURCES } from '../../../../../runtime/features/skills/index.js';
+import { StdioClientTransport } from '../../../../../runtime/node.js';
 import { loadSkillFolder, syncSkillFolder } from '../../../../../runtime/features/skills/node/index.js';
 
 let root: string;
@@ -119,4 +121,27 @@ it('syncSkillFolder adds, changes and removes skills as the folder does', async 
   await put('alpha/extra.md', 'more');
   await syncSkillFolder(catalog, root);
   expect(catalog.entries().map((entry) => [entry.frontmatter.name, Array.isArray(entry.resources) ? entry.resources.length : 0])).toEqual([['alpha', 2]]);
+});
+
+describe.each(['2025-11-25', '2026-07-28'])('a folder of skills served by a child process over stdio, protocol %s', (protocolVersion) => {
+  it('lists, loads and reads a verified file, and refuses an unlisted one', async () => {
+    await put('notes/SKILL.md', '---\nname: notes\ndescription: Keep meeting notes\n---\n\nUse templates/minutes.md.\n');
+    await put('notes/templates/minutes.md', '# Minutes\n');
+    const client = new Client({ name: 'host', version: '1.0.0' }, { protocolVersion });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', fileURLToPath(new URL('./fixtures/skills-stdio-server.ts', import.meta.url)), root] }));
+    try {
+      const skills = new SkillsClient(client);
+      expect(skills.serverSettings).toEqual({ directoryRead: true });
+      const [entry] = await skills.list();
+      expect(entry?.frontmatter).toEqual({ name: 'notes', description: 'Keep meeting notes' });
+      const loaded = await skills.load(entry!);
+      expect(loaded.body).toBe('\nUse templates/minutes.md.\n');
+      expect((await loaded.readFile('templates/minutes.md')).text).toBe('# Minutes\n');
+      expect((await skills.readDirectory('skill://notes/templates')).map((child) => child.uri)).toEqual(['skill://notes/templates/minutes.md']);
+      const refused = await loaded.readFile('templates/agenda.md').catch((error: unknown) => error);
+      expect((refused as SdkError).code).toBe('VERIFICATION_FAILED');
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 });

@@ -9,7 +9,8 @@
  *
  * Run by hand: MCP_CONFORMANCE_SCENARIO=tools_call node --import tsx conformance/client.ts http://127.0.0.1:3000/mcp
  */
-import { Client, releasedRevisions, StreamableHttpClientTransport, Stateful, statefulRevisions, type BothEras, type ClientResult, type HandledRequests } from '../runtime/index.js';
+import { Client, releasedRevisions, SdkError, StreamableHttpClientTransport, Stateful, statefulRevisions, type BothEras, type ClientResult, type HandledRequests } from '../runtime/index.js';
+import { SkillsClient } from '../runtime/features/skills/index.js';
 import { authProviderFor, isAuthScenario, runAuthScenario } from './auth-client.js';
 
 /** Every scenario finishes well within this, or the client gives up (the suite would wait 30 s). */
@@ -98,6 +99,29 @@ async function explore(client: Client): Promise<void> {
   }
 }
 
+/**
+ * A host's use of the skills extension: list the server's skills and, when `load`, load each one
+ * and read its files, as a model acting on it would. Content that fails verification (size,
+ * digest, frontmatter) is refused and the skill is not read further: the refusal is the
+ * expected outcome of the tampering scenarios, so it ends the scenario without an error.
+ */
+function useSkills(load: boolean): Scenario {
+  return async (client) => {
+    const skills = new SkillsClient(client);
+    const entries = await skills.list({ timeout: REQUEST_TIMEOUT_MS });
+    if (!load) return;
+    for (const entry of entries) {
+      try {
+        const loaded = await skills.load(entry, { timeout: REQUEST_TIMEOUT_MS });
+        for (const file of loaded.files) if (file !== 'SKILL.md') await loaded.readFile(file, { timeout: REQUEST_TIMEOUT_MS });
+      } catch (error) {
+        if (!(error instanceof SdkError && error.code === 'VERIFICATION_FAILED')) throw error;
+        process.stderr.write(`conformance-client: ${error.message}\n`);
+      }
+    }
+  };
+}
+
 /** What the client does per scenario; any other scenario gets {@link explore}. */
 const scenarios: Readonly<Record<string, Scenario>> = {
   // The handshake is the whole test (the mock server declares no capabilities).
@@ -134,6 +158,12 @@ const scenarios: Readonly<Record<string, Scenario>> = {
   // Tools with invalid x-mcp-header annotations never reach the caller, so only the valid one is called.
   'http-invalid-tool-headers': exerciseEverything,
   // Round-trips the focal tool's inputSchema, showing which JSON Schema keywords survived the client.
+  // SEP-2640: listing reads no skill file (no prefetch); loading verifies SKILL.md against the
+  // listed entry and stops at a mismatch, so the supporting file of a tampered skill is never read.
+  'sep-2640-client-no-prefetch': useSkills(false),
+  'sep-2640-client-verify-digest': useSkills(true),
+  'sep-2640-client-verify-size': useSkills(true),
+  'sep-2640-client-verify-frontmatter': useSkills(true),
   'json-schema-2020-12-preservation': async (client) => {
     const tools = await listTools(client);
     const focal = requireTool(tools, 'json_schema_2020_12_tool');

@@ -20,6 +20,7 @@ import { complete, prompts, readResource, resources, templates, tools as baseToo
 import { inputPrompt, inputTools } from './fixtures-input.js';
 import { taskTools } from './fixtures-tasks.js';
 import { TasksExtension } from '../runtime/features/tasks/index.js';
+import { skills } from './fixtures-skills.js';
 
 /** Every tool fixture: the stateful-era ones, then those added for the stateless era. */
 const tools = [...baseTools, ...inputTools];
@@ -89,9 +90,9 @@ export function createEverythingServer(options: EverythingOptions = {}): Server 
   const { onerror = stderrSink, maxRevision } = options;
   const server = new Server(EVERYTHING_SERVER_INFO, {
     capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, logging: {}, completions: {} },
-    instructions: 'Fixtures for the MCP conformance suite: test_* tools, test:// resources and test_* prompts.',
+    instructions: 'Fixtures for the MCP conformance suite: test_* tools, test:// resources, test_* prompts and the skill skill://pdf-processing/SKILL.md.',
     onerror,
-    extensions: [tasks],
+    extensions: [tasks, skills],
     ...(maxRevision === undefined ? {} : { supportedRevisions: statefulRevisions.filter((revision) => revision <= maxRevision) }),
   });
   const subscriptions = new Set<string>();
@@ -127,9 +128,10 @@ export function createEverythingServer(options: EverythingOptions = {}): Server 
     }
   });
 
-  server.setRequestHandler('resources/list', () => ({ resources: resources.map((fixture) => fixture.resource) }));
+  // The skills extension's files are resources beside the fixtures'.
+  server.setRequestHandler('resources/list', () => ({ resources: [...resources.map((fixture) => fixture.resource), ...skills.listResources()] }));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: templates.map((fixture) => fixture.template) }));
-  server.setRequestHandler('resources/read', (params) => readResource(params.uri, server.protocol.revision?.errorCodes));
+  server.setRequestHandler('resources/read', (params) => skills.readResource(params.uri) ?? readResource(params.uri, server.protocol.revision?.errorCodes));
   server.setRequestHandler('resources/subscribe', (params) => {
     subscriptions.add(params.uri);
     return {};

@@ -23,6 +23,12 @@
  * failed Inspector check all make the run exit non-zero. Logs and checks.json of every scenario
  * are kept under .cache/conformance/results/.
  *
+ * A scenario passes only when it is verified: at least one of its checks succeeded other than
+ * the suite's wire-schema check (which passes for any well-formed traffic, a feature the peer
+ * does not declare included). A scenario whose checks were all skipped, or that passed the
+ * schema check alone, is "not verified"; it fails the run unless the file's `$notVerified` map
+ * names it with a reason (a scenario whose checks the suite itself skips).
+ *
  * Usage: tsx conformance/run.ts [--section NAME[,NAME]] [--only TEXT] [--no-inspector]
  * The suite's CLI and the Inspector run on Node 22 (cached by node22.ts); this script, the
  * everything server and the conformance client run on the Node that runs this script.
@@ -81,22 +87,27 @@ interface CatalogEntry {
   readonly tags: readonly string[];
 }
 
-type Verdict = 'pass' | 'FAIL' | 'xfail' | 'XPASS';
+/** `unverified`: not verified, as `$notVerified` allows; `UNVERIFIED`: not verified, unexpectedly. */
+type Verdict = 'pass' | 'FAIL' | 'xfail' | 'XPASS' | 'unverified' | 'UNVERIFIED';
 
 interface Outcome {
   readonly section: string;
   readonly role: Role;
   readonly scenario: string;
+  /** Passed and verified (see {@link verifiedChecks}). */
   readonly passed: boolean;
   readonly verdict: Verdict;
   readonly checks: string;
-  readonly vacuous: boolean;
+  /** Succeeded checks other than the wire-schema check. */
+  readonly verified: number;
   readonly note: string;
   /** Undefined for scenarios run in a batch. */
   readonly seconds: number | undefined;
 }
 
-type ExpectedFailures = Record<string, Partial<Record<Role, Record<string, string>>>>;
+type ScenarioReasons = Record<string, Partial<Record<Role, Record<string, string>>>>;
+/** The file: sections of expected failures, and `$notVerified`, the scenarios allowed to pass unverified. */
+type ExpectedFailures = ScenarioReasons & { $notVerified?: ScenarioReasons };
 
 interface Options {
   readonly sections: ReadonlySet<string> | undefined;
@@ -159,24 +170,42 @@ async function loadExpectedFailures(): Promise<ExpectedFailures> {
 
 /** Problems with the file itself: unknown sections or roles, and entries without a reason. */
 function lintExpectedFailures(expected: ExpectedFailures): string[] {
-  const problems: string[] = [];
-  for (const [section, roles] of Object.entries(expected)) {
-    if (section.startsWith('$')) continue; // $comment
-    if (!SECTIONS.some((known) => known.name === section)) problems.push(`expected-failures: unknown section "${section}"`);
-    for (const [role, entries] of Object.entries(roles ?? {})) {
-      if (role !== 'server' && role !== 'client') problems.push(`expected-failures: unknown role "${section}.${role}"`);
-      for (const [scenario, reason] of Object.entries(entries ?? {})) {
-        if (typeof reason !== 'string' || reason.trim() === '') problems.push(`expected-failures: ${section} ${role} ${scenario} has no reason`);
+  const lint = (map: ScenarioReasons, label: string): string[] => {
+    const problems: string[] = [];
+    for (const [section, roles] of Object.entries(map)) {
+      if (section.startsWith('$')) continue; // $comment, $notVerified
+      if (!SECTIONS.some((known) => known.name === section)) problems.push(`${label}: unknown section "${section}"`);
+      for (const [role, entries] of Object.entries(roles ?? {})) {
+        if (role !== 'server' && role !== 'client') problems.push(`${label}: unknown role "${section}.${role}"`);
+        for (const [scenario, reason] of Object.entries(entries ?? {})) {
+          if (typeof reason !== 'string' || reason.trim() === '') problems.push(`${label}: ${section} ${role} ${scenario} has no reason`);
+        }
       }
     }
-  }
-  return problems;
+    return problems;
+  };
+  return [...lint(expected, 'expected-failures'), ...lint(expected.$notVerified ?? {}, 'expected-failures $notVerified')];
+}
+
+/** Each entry of a reasons map as section, role and scenario. */
+function entriesOf(map: ScenarioReasons): Array<{ section: string; role: string; scenario: string }> {
+  return Object.entries(map)
+    .filter(([section]) => !section.startsWith('$'))
+    .flatMap(([section, roles]) => Object.entries(roles ?? {}).flatMap(([role, entries]) => Object.keys(entries ?? {}).map((scenario) => ({ section, role, scenario }))));
 }
 
 interface ChecksSummary {
   readonly counts: Readonly<Record<string, number>>;
   readonly failing: readonly string[];
+  /** Succeeded checks other than the wire-schema ones. */
+  readonly verified: number;
 }
+
+/**
+ * The suite's wire-schema checks: every message validated against the revision's schema. They
+ * succeed for any well-formed traffic, so on their own they verify no feature.
+ */
+const SCHEMA_CHECKS: ReadonlySet<string> = new Set(['wire-schema-valid', 'wire-schema-harness-error']);
 
 async function findFile(dir: string, name: string): Promise<string | undefined> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -197,12 +226,13 @@ async function readChecks(dir: string): Promise<ChecksSummary | undefined> {
   const counts: Record<string, number> = {};
   for (const check of checks) counts[check.status] = (counts[check.status] ?? 0) + 1;
   const failing = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING').map((check) => `${check.id}${check.status === 'WARNING' ? ' (warning)' : ''}`);
-  return { counts, failing: [...new Set(failing)] };
+  const verified = checks.filter((check) => check.status === 'SUCCESS' && !SCHEMA_CHECKS.has(check.id)).length;
+  return { counts, failing: [...new Set(failing)], verified };
 }
 
-/** Passed with nothing exercised: the suite skipped every check (e.g. an extension the peer does not use). */
-function isVacuous(summary: ChecksSummary | undefined): boolean {
-  return summary !== undefined && (summary.counts.SUCCESS ?? 0) === 0 && (summary.counts.FAILURE ?? 0) === 0 && (summary.counts.SKIPPED ?? 0) > 0;
+/** Why a scenario that passed is not verified: every check skipped, or the schema check alone. */
+function unverifiedWhy(summary: ChecksSummary): string {
+  return (summary.counts.SUCCESS ?? 0) === 0 ? 'every check was skipped' : 'only the wire-schema check succeeded, nothing of the feature was exercised';
 }
 
 function describeChecks(summary: ChecksSummary | undefined): string {
@@ -212,7 +242,7 @@ function describeChecks(summary: ChecksSummary | undefined): string {
   if (counts.FAILURE) parts.push(`${counts.FAILURE} failed`);
   if (counts.WARNING) parts.push(`${counts.WARNING} warn`);
   if (counts.SKIPPED) parts.push(`${counts.SKIPPED} skipped`);
-  return parts.join(', ');
+  return `${parts.join(', ')} (${summary.verified} verified)`;
 }
 
 /** Runs the suite's CLI once; resolves with its exit code and combined output. */
@@ -256,23 +286,22 @@ interface RawResult {
 
 function judge(context: RunContext, section: Section, role: Role, scenario: string, raw: RawResult): Outcome {
   const reason = context.expected[section.name]?.[role]?.[scenario];
-  const verdict: Verdict = reason === undefined ? (raw.passed ? 'pass' : 'FAIL') : raw.passed ? 'XPASS' : 'xfail';
+  const allowed = context.expected.$notVerified?.[section.name]?.[role]?.[scenario];
+  const verified = raw.summary?.verified ?? 0;
+  const unverified = raw.passed && verified === 0;
+  const passed = raw.passed && verified > 0;
+  let verdict: Verdict;
+  if (reason !== undefined) verdict = passed ? 'XPASS' : 'xfail';
+  else if (unverified) verdict = allowed === undefined ? 'UNVERIFIED' : 'unverified';
+  else verdict = passed ? 'pass' : 'FAIL';
   let note = '';
-  if (verdict === 'pass' && isVacuous(raw.summary)) note = 'vacuous: every check was skipped, nothing was exercised';
+  if (verdict === 'unverified') note = `not verified (${unverifiedWhy(raw.summary!)}): ${allowed!}`;
+  else if (verdict === 'UNVERIFIED') note = `not verified: ${unverifiedWhy(raw.summary!)} — see ${path.relative(ROOT, raw.log)}`;
   else if (verdict === 'xfail') note = reason!;
   else if (verdict === 'XPASS') note = 'passes but is listed in expected-failures.json: remove the entry';
   else if (verdict === 'FAIL') note = `${raw.why} — see ${path.relative(ROOT, raw.log)}`;
-  return {
-    section: section.name,
-    role,
-    scenario,
-    passed: raw.passed,
-    verdict,
-    checks: describeChecks(raw.summary),
-    vacuous: raw.passed && isVacuous(raw.summary),
-    note,
-    seconds: raw.seconds,
-  };
+  if (passed && allowed !== undefined) note = 'verified but listed in $notVerified of expected-failures.json: remove the entry';
+  return { section: section.name, role, scenario, passed, verdict, checks: describeChecks(raw.summary), verified, note, seconds: raw.seconds };
 }
 
 async function freshDir(...parts: string[]): Promise<string> {
@@ -373,7 +402,7 @@ function pad(text: string, width: number): string {
 }
 
 function printOutcome(outcome: Outcome): void {
-  const columns = [pad(outcome.role, 6), pad(outcome.scenario, 46), pad(outcome.verdict, 5), pad(outcome.checks, 26), pad(outcome.seconds === undefined ? '' : `${outcome.seconds.toFixed(1)}s`, 6)];
+  const columns = [pad(outcome.role, 6), pad(outcome.scenario, 46), pad(outcome.verdict, 10), pad(outcome.checks, 40), pad(outcome.seconds === undefined ? '' : `${outcome.seconds.toFixed(1)}s`, 6)];
   process.stdout.write(`  ${columns.join(' ')} ${outcome.note}`.trimEnd() + '\n');
 }
 
@@ -488,6 +517,14 @@ async function main(): Promise<number> {
     }
   }
 
+  // An allowance to pass unverified that did not run, or whose scenario is verified now, is stale.
+  for (const { section, role, scenario } of entriesOf(expected.$notVerified ?? {})) {
+    const outcome = outcomes.find((o) => o.section === section && o.role === role && o.scenario === scenario);
+    const selected = (options.sections === undefined || options.sections.has(section)) && (options.only === undefined || scenario.includes(options.only));
+    if (outcome === undefined && (!filtered || selected)) problems.push(`expected-failures $notVerified: ${section} ${role} ${scenario} did not run (no such scenario in that section)`);
+    if (outcome?.passed === true) problems.push(`expected-failures $notVerified: ${section} ${role} ${scenario} is verified now: remove the entry`);
+  }
+
   let inspector: InspectorCheck[] = [];
   const inspectorStarted = performance.now();
   if (options.inspector) {
@@ -516,9 +553,9 @@ async function main(): Promise<number> {
     if (mine.length === 0) continue;
     const count = (verdict: Verdict): number => mine.filter((outcome) => outcome.verdict === verdict).length;
     const passed = mine.filter((outcome) => outcome.passed).length;
-    const vacuous = mine.filter((outcome) => outcome.vacuous).length;
+    const unverified = count('unverified') + count('UNVERIFIED');
     process.stdout.write(
-      `  ${pad(section.name, 11)} ${pad(`${(sectionSeconds.get(section.name) ?? 0).toFixed(0)} s`, 6)} ${pad(`${passed} passed, ${mine.length - passed} failed`, 22)} expected failures ${count('xfail')}, unexpected failures ${count('FAIL')}, unexpected passes ${count('XPASS')}${vacuous > 0 ? `; ${vacuous} of the passes vacuous (all checks skipped)` : ''}\n`,
+      `  ${pad(section.name, 11)} ${pad(`${(sectionSeconds.get(section.name) ?? 0).toFixed(0)} s`, 6)} ${pad(`${passed} verified, ${unverified} not verified, ${mine.length - passed - unverified} failed`, 40)} expected failures ${count('xfail')}, unexpected failures ${count('FAIL')}, unexpected passes ${count('XPASS')}, unexpectedly not verified ${count('UNVERIFIED')}\n`,
     );
   }
   for (const section of SECTIONS) {
@@ -536,21 +573,33 @@ async function main(): Promise<number> {
   }
   for (const problem of problems) process.stdout.write(`  ${problem}\n`);
 
-  const unexpected = outcomes.filter((outcome) => outcome.verdict === 'FAIL' || outcome.verdict === 'XPASS');
+  const unexpected = outcomes.filter((outcome) => outcome.verdict === 'FAIL' || outcome.verdict === 'XPASS' || outcome.verdict === 'UNVERIFIED');
   const inspectorFailures = inspector.filter((check) => !check.ok);
   for (const outcome of unexpected) {
     process.stdout.write(`  unexpected: ${outcome.section} ${outcome.role} ${outcome.scenario}: ${outcome.verdict} ${outcome.note}\n`);
   }
-  const passedTotal = outcomes.filter((outcome) => outcome.passed).length + inspector.filter((check) => check.ok).length;
+  const verifiedTotal = outcomes.filter((outcome) => outcome.passed).length;
+  const inspectorPassed = inspector.filter((check) => check.ok).length;
   const expectedTotal = outcomes.filter((outcome) => outcome.verdict === 'xfail').length;
-  // The closing line counts what the run judges: unexpected results fail it; scenarios listed in
-  // the expected-failures file (each with its reason) are reported as skipped, not as failures.
+  const notVerified = outcomes.filter((outcome) => outcome.verdict === 'unverified' || outcome.verdict === 'UNVERIFIED');
+  // The closing note: each scenario with the checks that verified it, a section per line.
+  process.stdout.write('\n== Verified checks per scenario\n');
+  for (const section of SECTIONS) {
+    const mine = outcomes.filter((outcome) => outcome.section === section.name);
+    if (mine.length > 0) process.stdout.write(`  ${section.name}: ${mine.map((outcome) => `${outcome.role === 'client' ? 'client ' : ''}${outcome.scenario} ${outcome.verified}`).join(', ')}\n`);
+  }
+  // The closing line counts what the run judges: only verified scenarios count as passed;
+  // unexpected results fail it; scenarios listed in the expected-failures file (each with its
+  // reason) are reported as skipped, not as failures.
   const failedTotal = unexpected.length + inspectorFailures.length + problems.length;
   const ok = failedTotal === 0;
   process.stdout.write(
     `\nconformance ${ok ? 'OK' : 'FAILED'} in ${((performance.now() - started) / 1000).toFixed(0)} s; ${expectedTotal} scenarios fail as listed in conformance/expected-failures.json and are counted as skipped\n`,
   );
-  process.stdout.write(`${passedTotal} passed, ${failedTotal} failed, ${expectedTotal} skipped\n`);
+  const notVerifiedNames = notVerified.map((outcome) => `${outcome.section} ${outcome.role} ${outcome.scenario}`).join(', ');
+  process.stdout.write(
+    `${verifiedTotal} scenarios passed (verified), ${notVerified.length} not verified${notVerified.length > 0 ? ` (${notVerifiedNames})` : ''}, ${inspectorPassed} Inspector checks passed, ${failedTotal} failed, ${expectedTotal} skipped\n`,
+  );
   return ok ? 0 : 1;
 }
 

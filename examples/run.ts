@@ -17,10 +17,11 @@ import { story as progress } from './progress-cancellation/client.js';
 import { story as prompts } from './prompts/client.js';
 import { story as resources } from './resources/client.js';
 import { story as sampling } from './sampling-elicitation/client.js';
+import { story as skills } from './skills/client.js';
 import { story as tasks } from './tasks/client.js';
 import { story as tools } from './tools/client.js';
 
-const STORIES: readonly Story[] = [tools, resources, prompts, sampling, tasks, progress, dualEra, pinned, auth, host];
+const STORIES: readonly Story[] = [tools, resources, prompts, sampling, tasks, progress, dualEra, pinned, auth, host, skills];
 const CONCURRENCY = 3;
 const TIMEOUT_MS = 60_000;
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -38,6 +38,8 @@ const SUBPATHS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:\.\.?\/)+runtime\/features\/auth\/index\.js$/, 'mcpgen/auth'],
   [/^(?:\.\.?\/)+runtime\/features\/tasks\/index\.js$/, 'mcpgen/tasks'],
   [/^(?:\.\.?\/)+runtime\/features\/auth-server\/index\.js$/, 'mcpgen/auth-server'],
+  [/^(?:\.\.?\/)+runtime\/features\/skills\/index\.js$/, 'mcpgen/skills'],
+  [/^(?:\.\.?\/)+runtime\/features\/skills\/node\/index\.js$/, 'mcpgen/skills/node'],
   [/^(?:\.\.?\/)+generated\/([^/]+)\/index\.js$/, 'mcpgen/$1'],
 ];
 

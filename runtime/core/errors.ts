@@ -78,7 +78,9 @@ export type SdkErrorCode =
   /** A local API was called or configured with a value it cannot accept (a too-short key, a bad option). */
   | 'INVALID_ARGUMENT'
   /** OAuth authorization could not obtain a usable access token (discovery, consent, token endpoint). */
-  | 'AUTHORIZATION_FAILED';
+  | 'AUTHORIZATION_FAILED'
+  /** Content did not match what the peer described it as (a skill file's size, digest or frontmatter). */
+  | 'VERIFICATION_FAILED';
 
 /** Optional extras of an {@link SdkError}. */
 export interface SdkErrorOptions {

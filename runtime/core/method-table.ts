@@ -19,6 +19,12 @@ export interface CustomRequestSpec {
    * serves the revisions that lack the name, and the revision's own method wins elsewhere.
    */
   readonly extension?: string;
+  /**
+   * Whether a stateless-era Streamable HTTP request must carry `Mcp-Name` (its params' name,
+   * URI or task id). Default true; false (a method the transport spec does not list, such as
+   * an extension's `skills/get`) checks the header only when it is present.
+   */
+  readonly nameHeader?: boolean;
 }
 
 /** A notification outside the schema that the application adds, with its own validator. */
@@ -45,6 +51,8 @@ export interface ResolvedMethod {
   readonly result: Validator | null;
   /** True when registered by the application rather than generated from the schema. */
   readonly custom: boolean;
+  /** True when `Mcp-Name` is checked only when present (see CustomRequestSpec.nameHeader). */
+  readonly nameHeaderOptional?: boolean;
 }
 
 /** True when a peer playing `sender` may send a method with `direction`. */
@@ -99,6 +107,7 @@ export class MethodTable {
       params: spec.params,
       result: spec.result,
       custom: true,
+      ...(spec.nameHeader === false ? { nameHeaderOptional: true } : {}),
     });
   }
 

@@ -244,6 +244,11 @@ export class Protocol {
     return this.methods.lookup(method) !== undefined;
   }
 
+  /** Whether a stateless-era HTTP request for `method` must carry `Mcp-Name` (see CustomRequestSpec.nameHeader). */
+  requiresNameHeader(method: string): boolean {
+    return this.methods.lookup(method)?.nameHeaderOptional !== true;
+  }
+
   /** Removes a custom method registration; returns whether there was one. */
   unregisterCustomMethod(method: string): boolean {
     return this.methods.remove(method);

@@ -39,6 +39,11 @@ export interface SessionEngine {
   readonly revision: RevisionModule | undefined;
   /** Whether a handler answers incoming request `method`. */
   handles(method: string): boolean;
+  /**
+   * Whether a stateless-era HTTP request for `method` must carry `Mcp-Name` (default: yes,
+   * when the params name a tool, prompt, resource or task; an engine without this says yes).
+   */
+  requiresNameHeader?(method: string): boolean;
 }
 
 /** What a server transport serves: a Server, or anything that behaves like one toward its transport. */

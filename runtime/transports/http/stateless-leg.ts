@@ -85,7 +85,7 @@ export class StatelessHttpLeg {
     if (refusal !== undefined) return refusal;
     const server = await this.options.serverFactory();
     const params = isJsonObject(message.params) ? message.params : {};
-    const misnamed = server.protocol.handles(message.method) ? this.nameMismatch(request, params) : undefined;
+    const misnamed = server.protocol.handles(message.method) ? this.nameMismatch(request, params, server.protocol.requiresNameHeader?.(message.method) ?? true) : undefined;
     if (misnamed !== undefined) {
       void server.close().catch(() => undefined);
       return this.mismatch(message, misnamed);
@@ -130,13 +130,14 @@ export class StatelessHttpLeg {
 
   /**
    * Why `Mcp-Name` disagrees with the name, URI or task id the body names, if it does. Checked
-   * only for methods the server serves, so that an unknown method still gets its 404.
+   * only for methods the server serves, so that an unknown method still gets its 404; a
+   * missing header is a mismatch only for methods that require it (`required`).
    */
-  private nameMismatch(request: HttpRequestView, params: Record<string, unknown>): string | undefined {
+  private nameMismatch(request: HttpRequestView, params: Record<string, unknown>, required: boolean): string | undefined {
     const target = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : typeof params.taskId === 'string' ? params.taskId : undefined;
     if (target === undefined) return undefined;
     const raw = request.header('mcp-name');
-    if (raw === undefined) return 'the Mcp-Name header is required for this method';
+    if (raw === undefined) return required ? 'the Mcp-Name header is required for this method' : undefined;
     const name = decodeHeaderValue(raw);
     if (name === target) return undefined;
     return name === undefined ? 'the Mcp-Name header is not a valid header value' : `the Mcp-Name header ${JSON.stringify(name)} does not match the body value ${JSON.stringify(target)}`;

@@ -24,6 +24,12 @@ export interface WebSocketClientTransportOptions extends AuthProviderOption {
    * standard class cannot.
    */
   readonly WebSocket?: WebSocketConstructor | undefined;
+  /**
+   * Loads the WebSocket class on the first handshake instead (when `WebSocket` is not given),
+   * e.g. `() => import('ws').then((module) => module.WebSocket)`, so that code which may never
+   * open a socket does not import the package.
+   */
+  readonly loadWebSocket?: (() => Promise<WebSocketConstructor>) | undefined;
   /** Headers of every handshake (the `ws` class only), fixed or computed before each. */
   readonly headers?: HeadersSource | undefined;
   /** The fetch for an `authProvider`'s own requests (metadata, tokens); default `globalThis.fetch`. */

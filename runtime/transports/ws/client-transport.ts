@@ -129,7 +129,7 @@ export class WebSocketClientTransport implements Transport {
   /** One handshake, with the `authProvider`'s token where there is one. */
   private async connectOnce(): Promise<OpenSocket> {
     const generation = ++this.generation;
-    const constructor = this.options.WebSocket ?? globalWebSocket();
+    const constructor = this.options.WebSocket ?? (await this.options.loadWebSocket?.()) ?? globalWebSocket();
     if (constructor === undefined) {
       throw new SdkError('INVALID_ARGUMENT', 'This runtime has no WebSocket class: install the `ws` package and pass it as the WebSocket option');
     }

@@ -49,6 +49,9 @@ export interface ResultOrigin {
 type Block = Stateful.ContentBlock;
 type ToolResult = Stateful.CallToolResult;
 
+/** Characters a pointer adds beside its preview (the sentence, the path, the link), roughly. */
+const POINTER_OVERHEAD = 300;
+
 /** The files this module writes: `<ms>-<random>-<server>-<tool>.<ext>`; nothing else in the folder is touched. */
 const OWN_FILE = /^\d{13}-[0-9a-f]{8}-[\w.-]*\.(?:txt|json|md|csv|html|xml)$/;
 
@@ -117,17 +120,22 @@ export class ResultSizer {
     const notes: string[] = [];
     if (result.structuredContent !== undefined) notes.push(`structuredContent (${JSON.stringify(result.structuredContent).length} characters) was left out`);
     let content = [...result.content];
-    if (this.strategy === 'persist') content = await this.persist(content, origin, notes);
-    content = this.fit(content, notes);
-    const notice = `[Tool result over the host's budget: ${total} characters against ${this.maxChars}. ${notes.join('; ')}.]`;
+    const pointers = new Set<Block>();
+    if (this.strategy === 'persist') content = await this.persist(content, origin, notes, pointers);
+    content = this.fit(content, notes, pointers);
+    const said = notes.join('; ');
+    const notice = `[Tool result over the host's budget: ${total} characters against ${this.maxChars}. ${said.charAt(0).toUpperCase()}${said.slice(1)}.]`;
     return { ...rest, content: [...content, { type: 'text', text: notice }] };
   }
 
-  /** Replaces the largest texts by pointers to files until the rest fits. */
-  private async persist(content: Block[], origin: ResultOrigin, notes: string[]): Promise<Block[]> {
+  /**
+   * Replaces the largest texts by pointers to files until the rest fits; a text no larger than
+   * its pointer would be stays. The pointers go into `pointers`, which `fit` never cuts.
+   */
+  private async persist(content: Block[], origin: ResultOrigin, notes: string[], pointers: Set<Block>): Promise<Block[]> {
     const out = [...content];
     const order = out.map((block, index) => ({ index, size: blockSize(block), text: textOf(block) }))
-      .filter((entry) => entry.text !== undefined)
+      .filter((entry) => entry.text !== undefined && entry.size > this.previewChars + POINTER_OVERHEAD)
       .sort((a, b) => b.size - a.size);
     let total = out.reduce((sum, block) => sum + blockSize(block), 0);
     for (const entry of order) {
@@ -146,21 +154,26 @@ export class ResultSizer {
         { type: 'resource_link', uri: pathToFileURL(saved.path).href, name: path.basename(saved.path), mimeType, size: saved.bytes },
       ];
       out.splice(entry.index, 1, ...replacement);
+      for (const item of replacement) pointers.add(item);
       // Later entries sit after this one: their indices move by the extra block.
       for (const later of order) if (later.index > entry.index) later.index += replacement.length - 1;
-      total += replacement.reduce((sum, item) => sum + blockSize(item), 0) - entry.size;
+      total -= entry.size;
       notes.push(`a text of ${entry.size} characters was saved to ${saved.path}`);
     }
     return out;
   }
 
-  /** Keeps what fits in the budget, in order: a cut text keeps its prefix, media that do not fit are dropped. */
-  private fit(content: Block[], notes: string[]): Block[] {
+  /** Keeps what fits in the budget, in order: a cut text keeps its prefix, media that do not fit are dropped; pointers always stay. */
+  private fit(content: Block[], notes: string[], pointers: ReadonlySet<Block>): Block[] {
     let remaining = this.maxChars;
     let cut = 0;
     let textTotal = 0;
     const out: Block[] = [];
     for (const block of content) {
+      if (pointers.has(block)) {
+        out.push(block);
+        continue;
+      }
       const size = blockSize(block);
       const text = textOf(block);
       if (size <= remaining) {

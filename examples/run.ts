@@ -16,8 +16,9 @@ import { story as prompts } from './prompts/client.js';
 import { story as resources } from './resources/client.js';
 import { story as sampling } from './sampling-elicitation/client.js';
 import { story as tools } from './tools/client.js';
+import { story as websocket } from './websocket/client.js';
 
-const STORIES: readonly Story[] = [tools, resources, prompts, sampling, progress, dualEra, pinned, auth, host];
+const STORIES: readonly Story[] = [tools, resources, prompts, sampling, progress, dualEra, pinned, auth, host, websocket];
 const CONCURRENCY = 3;
 const TIMEOUT_MS = 60_000;
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

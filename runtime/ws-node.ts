@@ -6,6 +6,7 @@ export {
   createMcpWebSocketServer,
   DEFAULT_WS_MAX_CONNECTIONS,
   DEFAULT_WS_MAX_PAYLOAD_BYTES,
+  DEFAULT_WS_PING_INTERVAL_MS,
   DEFAULT_WS_SERVER_MAX_BUFFERED_BYTES,
   type McpWebSocketServer,
   type McpWebSocketServerOptions,

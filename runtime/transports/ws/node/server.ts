@@ -24,6 +24,8 @@ export const DEFAULT_WS_MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_WS_MAX_CONNECTIONS = 1_000;
 /** Default cap on the bytes a connection may leave unread before it is ended: 16 MiB. */
 export const DEFAULT_WS_SERVER_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Default interval of the pings that find clients gone without a word: 30 s. */
+export const DEFAULT_WS_PING_INTERVAL_MS = 30_000;
 
 /** Options of {@link createMcpWebSocketServer}. */
 export interface McpWebSocketServerOptions extends Omit<SecurityOptions, 'cors'> {
@@ -40,6 +42,12 @@ export interface McpWebSocketServerOptions extends Omit<SecurityOptions, 'cors'>
   readonly maxConnections?: number | undefined;
   /** Unread bytes a connection may hold before it is ended (default {@link DEFAULT_WS_SERVER_MAX_BUFFERED_BYTES}). */
   readonly maxBufferedBytes?: number | undefined;
+  /**
+   * Every this many milliseconds each socket is pinged, and one that did not answer the last
+   * ping is ended, so that a client that vanished (no close frame, no FIN) does not keep its
+   * session (default {@link DEFAULT_WS_PING_INTERVAL_MS}; 0 turns pings off).
+   */
+  readonly pingIntervalMs?: number | undefined;
   /** Checks each upgrade request as `createMcpHttpHandler`'s guard does; its `authInfo` reaches every message of the connection. */
   readonly guard?: RequestGuard | undefined;
   /** The `auth` shorthand of `createMcpHttpHandler` (bearer tokens with mcpgen/auth). */
@@ -94,6 +102,20 @@ export function createMcpWebSocketServer(options: McpWebSocketServerOptions): Mc
   let admitted = 0;
   let own: HttpServer | undefined;
   let closed = false;
+  /** Sockets that answered the last ping (or are new since). */
+  const alive = new WeakSet<WebSocket>();
+  const pingInterval = options.pingIntervalMs ?? DEFAULT_WS_PING_INTERVAL_MS;
+  let pinger: ReturnType<typeof setInterval> | undefined;
+  const ping = () => {
+    for (const ws of sockets.clients) {
+      if (!alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.delete(ws);
+      ws.ping();
+    }
+  };
   const report = (error: unknown) => options.onerror?.(asError(error));
 
   async function admit(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -132,6 +154,13 @@ export function createMcpWebSocketServer(options: McpWebSocketServerOptions): Mc
 
   async function serve(ws: WebSocket, authInfo: unknown): Promise<void> {
     ws.on('error', report);
+    alive.add(ws);
+    ws.on('pong', () => alive.add(ws));
+    if (pingInterval > 0 && pinger === undefined && !closed) {
+      pinger = setInterval(ping, pingInterval);
+      // The pings alone never keep the process running.
+      pinger.unref?.();
+    }
     const transport = new WebSocketConnectionTransport(ws, randomUUID(), authInfo, maxBuffered);
     const session = await options.server();
     sessions.add(session);
@@ -174,6 +203,7 @@ export function createMcpWebSocketServer(options: McpWebSocketServerOptions): Mc
     },
     async close() {
       closed = true;
+      if (pinger !== undefined) clearInterval(pinger);
       await Promise.all([...sessions].map((session) => session.close().catch(report)));
       for (const ws of sockets.clients) ws.terminate();
       await new Promise<void>((resolve) => sockets.close(() => resolve()));

@@ -217,3 +217,20 @@ describe('WebSocket endpoint lifecycle', () => {
     await ended;
   });
 });
+
+describe('WebSocket endpoint heartbeat', () => {
+  it('ends a socket that stops answering pings, and keeps one that answers', async () => {
+    const base = await start({ pingIntervalMs: 20 });
+    const silent = await opened(`${base}/mcp`, { autoPong: false });
+    const answering = await opened(`${base}/mcp`);
+    let pings = 0;
+    answering.on('ping', () => pings++);
+    // The silent client is ended at the tick after the ping it left unanswered.
+    expect(await closed(silent)).toBe(1006);
+    expect(pings).toBeGreaterThanOrEqual(1);
+    expect(answering.readyState).toBe(WebSocket.OPEN);
+    answering.send(JSON.stringify(INITIALIZE));
+    expect((await nextMessage(answering)).result.protocolVersion).toBe('2025-11-25');
+    answering.close();
+  });
+});

@@ -188,7 +188,8 @@ export class ResultSizer {
         remaining = 0;
         continue;
       }
-      notes.push(`${describeDropped(block, size)} was left out (images and audio are never written to files)`);
+      const media = block.type === 'image' || block.type === 'audio';
+      notes.push(`${describeDropped(block, size)} was left out${media && this.strategy === 'persist' ? ' (images and audio are never written to files)' : ''}`);
     }
     if (cut > 0) notes.push(`${cut} of ${textTotal} characters of text were cut`);
     return out;

@@ -64,7 +64,7 @@ describe('result sizing: truncate', () => {
     const result = await call('image', { resultSizing: { maxChars: 10_000 } });
     expect(result.content).toEqual([
       { type: 'text', text: 'chart of the quarter' },
-      { type: 'text', text: '[Tool result over the host\'s budget: 4000020 characters against 10000. An image (image/png, 3000000 bytes) was left out (images and audio are never written to files).]' },
+      { type: 'text', text: '[Tool result over the host\'s budget: 4000020 characters against 10000. An image (image/png, 3000000 bytes) was left out.]' },
     ]);
   });
 

@@ -2,11 +2,27 @@
  * One accepted WebSocket connection as a Transport for the session that serves it: each text
  * frame is one JSON-RPC message or batch, each send one text frame.
  */
-import type { WebSocket } from 'ws';
 import { SdkError } from '../../../core/errors.js';
 import type { JSONRPCMessage } from '../../../core/jsonrpc.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../../core/transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../../../core/wire-format.js';
+
+/**
+ * A `ws` socket, as far as this module uses it; the shape is spelled out so that the shipped
+ * declarations name no optional peer.
+ */
+export interface ServerSocket {
+  readonly readyState: number;
+  readonly OPEN: number;
+  readonly CONNECTING: number;
+  readonly bufferedAmount: number;
+  on(event: 'message', listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  send(text: string, callback: (error?: Error | null) => void): void;
+  close(code?: number): void;
+  terminate(): void;
+}
 
 /** The transport of one server-side WebSocket connection. */
 export class WebSocketConnectionTransport implements Transport {
@@ -16,13 +32,13 @@ export class WebSocketConnectionTransport implements Transport {
 
   /** A random id per connection, handed to handlers as the message's `sessionId`. */
   readonly sessionId: string;
-  private readonly socket: WebSocket;
+  private readonly socket: ServerSocket;
   private readonly extra: MessageExtra;
   private readonly maxBufferedBytes: number;
   private started = false;
   private closed = false;
 
-  constructor(socket: WebSocket, sessionId: string, authInfo: unknown, maxBufferedBytes: number) {
+  constructor(socket: ServerSocket, sessionId: string, authInfo: unknown, maxBufferedBytes: number) {
     this.socket = socket;
     this.sessionId = sessionId;
     this.extra = authInfo === undefined ? { sessionId } : { sessionId, authInfo };
@@ -56,7 +72,7 @@ export class WebSocketConnectionTransport implements Transport {
       return Promise.reject(new SdkError('SEND_FAILED', `The WebSocket client left more than ${this.maxBufferedBytes} bytes unread; the connection is ended`));
     }
     return new Promise((resolve, reject) => {
-      this.socket.send(encodeMessage(message), (error) => (error === undefined || error === null ? resolve() : reject(new SdkError('SEND_FAILED', error.message, { cause: error }))));
+      this.socket.send(encodeMessage(message), (error?: Error | null) => (error === undefined || error === null ? resolve() : reject(new SdkError('SEND_FAILED', error.message, { cause: error }))));
     });
   }
 

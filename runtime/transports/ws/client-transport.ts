@@ -97,13 +97,19 @@ export class WebSocketClientTransport implements Transport {
   async start(): Promise<void> {
     if (this.state !== 'new') throw new SdkError('ALREADY_CONNECTED', 'WebSocketClientTransport already started');
     this.state = 'reconnecting';
+    let socket: OpenSocket;
     try {
-      this.socket = await this.connectOnce();
+      socket = await this.connectOnce();
     } catch (error) {
       this.state = 'closed';
       throw error;
     }
-    if (this.master.signal.aborted) return;
+    // close() during the handshake: the socket that opened anyway goes at once.
+    if (this.master.signal.aborted) {
+      socket.close(1000);
+      return;
+    }
+    this.socket = socket;
     this.state = 'open';
   }
 
@@ -251,8 +257,12 @@ export class WebSocketClientTransport implements Transport {
     for (let failures = 0; failures < this.policy.maxRetries; failures++) {
       if (!(await this.pause(reconnectDelay(this.policy, failures, undefined)))) return;
       try {
-        this.socket = await this.connectOnce();
-        if (this.state === 'closed') return;
+        const socket = await this.connectOnce();
+        if (this.state === 'closed') {
+          socket.close(1000);
+          return;
+        }
+        this.socket = socket;
         await this.replayHandshake();
         this.state = 'open';
         for (const entry of this.waiting.splice(0)) entry.resolve();

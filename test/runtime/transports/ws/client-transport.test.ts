@@ -205,6 +205,19 @@ describe('WebSocket client transport: handshake', () => {
     await expect(new WebSocketClientTransport(url, { WebSocket: StandardWebSocket }).start()).rejects.toMatchObject({ name: 'TransportError' });
   });
 
+  it('ends a handshake in progress on close(), firing onclose once', async () => {
+    const setup = await rig();
+    const transport = new WebSocketClientTransport(setup.url, { WebSocket });
+    let closes = 0;
+    transport.onclose = () => closes++;
+    const starting = transport.start();
+    await transport.close();
+    await expect(starting).rejects.toMatchObject({ name: 'TransportError', message: expect.stringContaining('timed out or was aborted') });
+    await transport.close();
+    expect(closes).toBe(1);
+    await expect(transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' })).rejects.toMatchObject({ code: 'NOT_CONNECTED' });
+  });
+
   it('refuses URLs that are no WebSocket URLs, and runtimes without a WebSocket class', async () => {
     expect(() => new WebSocketClientTransport('http://127.0.0.1/mcp')).toThrow(/ws: or wss:/);
     expect((globalThis as { WebSocket?: unknown }).WebSocket).toBeUndefined();

@@ -41,8 +41,9 @@ export interface WebSocketClientTransportOptions extends AuthProviderOption {
   readonly reconnect?: ReconnectOptions | undefined;
   /**
    * Largest inbound message in bytes (default {@link DEFAULT_WS_MAX_MESSAGE_BYTES}). With the
-   * `ws` class a larger frame is refused before it is buffered and the socket closes (1009);
-   * with the standard class the message is dropped on arrival and the request it answered fails.
+   * `ws` class a larger frame is refused before it is buffered and the socket is dropped (its
+   * lost answers fail, and the transport reconnects); with the standard class the message is
+   * dropped on arrival and the request it answered fails.
    */
   readonly maxMessageBytes?: number | undefined;
   /** Bytes a socket may hold unsent before `send()` rejects (default {@link DEFAULT_WS_MAX_BUFFERED_BYTES}). */

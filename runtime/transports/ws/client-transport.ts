@@ -77,6 +77,8 @@ export class WebSocketClientTransport implements Transport {
   /** Aborted by close(): ends a handshake or a backoff wait in progress. */
   private readonly master = new AbortController();
   private closeReasonValue: Error | undefined;
+  /** The current socket's last error (a frame over maxMessageBytes, say), told with its drop. */
+  private socketError: Error | undefined;
 
   constructor(url: string | URL, options: WebSocketClientTransportOptions = {}) {
     this.url = new URL(url);
@@ -200,7 +202,9 @@ export class WebSocketClientTransport implements Transport {
         if (current()) this.dropped(code, reason);
       },
       onerror: (error) => {
-        if (current()) this.onerror?.(error);
+        if (!current()) return;
+        this.socketError = error;
+        this.onerror?.(error);
       },
     };
   }
@@ -235,7 +239,9 @@ export class WebSocketClientTransport implements Transport {
     this.socket = undefined;
     const lost = [...this.unanswered];
     this.unanswered.clear();
-    const cause = new TransportError(`The WebSocket to ${this.url.href} closed (code ${code}${reason === '' ? '' : `: ${reason}`})`);
+    const why = reason !== '' ? `: ${reason}` : this.socketError === undefined ? '' : `: ${this.socketError.message}`;
+    this.socketError = undefined;
+    const cause = new TransportError(`The WebSocket to ${this.url.href} closed (code ${code}${why})`);
     for (const id of lost) {
       this.onmessage?.({ jsonrpc: JSONRPC_VERSION, id, error: { code: TRANSPORT_LOST_RESPONSE_CODE, message: `${cause.message} before the answer arrived` } });
     }

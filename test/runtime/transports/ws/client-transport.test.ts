@@ -162,6 +162,16 @@ describe('WebSocket client transport: dropped sockets', () => {
     expect(setup.servers).toHaveLength(1);
   });
 
+  it('with the ws class, refuses an answer over maxMessageBytes unread: the request fails saying so, the socket comes back', async () => {
+    const setup = await rig();
+    const { client } = await connected(setup.url, { maxMessageBytes: 4096 });
+    const failure = await client.callTool({ name: 'echo', arguments: { size: 10_000 } }).then(() => undefined, (error: unknown) => error);
+    // ws refuses the frame from its header and drops the socket itself, so the close is abnormal (1006).
+    expect(failure).toMatchObject({ code: -32000, message: expect.stringContaining('closed (code 1006: Max payload size exceeded) before the answer arrived') });
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'back' } }))).toBe('back');
+    expect(setup.servers).toHaveLength(2);
+  });
+
   it('bounds the messages waiting for a reconnection', async () => {
     const setup = await rig();
     const { client, transport } = await connected(setup.url, { maxQueuedMessages: 1, reconnect: { initialDelayMs: 60_000, maxRetries: 1 } });

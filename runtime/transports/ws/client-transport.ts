@@ -8,11 +8,10 @@ import { JSONRPC_VERSION, type JSONRPCMessage, type RequestId } from '../../core
 import { FRAME_HEAD_BYTES, readFrameHead } from '../../core/frame-head.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
-import { withAuthProvider } from '../http/auth-hooks.js';
 import { INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from '../http/client-messages.js';
 import { reconnectDelay, reconnectPolicy, type ReconnectPolicy } from '../http/client-reconnect.js';
-import type { FetchLike } from '../http/client-request.js';
 import { TRANSPORT_LOST_RESPONSE_CODE } from '../http/client-transport.js';
+import { authorizedHandshake } from './client-auth.js';
 import {
   DEFAULT_WS_CONNECT_TIMEOUT_MS,
   DEFAULT_WS_MAX_BUFFERED_BYTES,
@@ -153,26 +152,9 @@ export class WebSocketClientTransport implements Transport {
       if (outcome.ok) return this.checked(outcome.socket);
       throw new TransportError(`WebSocket handshake with ${this.url.href} refused with HTTP ${outcome.status}`, { status: outcome.status });
     }
-    // The auth plug-in authorizes fetches: the handshake is presented to it as one, at the
-    // server's http(s) URL, so that a 401 runs authorization and the handshake once more.
-    const handshakeUrl = new URL(this.url.href.replace(/^ws/, 'http'));
-    let opened: OpenSocket | undefined;
-    const viaHandshake: FetchLike = async (url, init) => {
-      if (url.href !== handshakeUrl.href) return (this.options.fetch ?? ((target, options) => globalThis.fetch(target, options)))(url, init);
-      const merged: Record<string, string> = { ...headers };
-      new Headers(init.headers).forEach((value, name) => {
-        merged[name] = value;
-      });
-      const outcome = await open(merged);
-      if (!outcome.ok) return new Response(null, { status: outcome.status, headers: outcome.headers });
-      opened?.close(1000);
-      opened = outcome.socket;
-      return new Response(null, { status: 200 });
-    };
-    const authorized = withAuthProvider({ authProvider: this.options.authProvider, fetch: viaHandshake }, handshakeUrl).fetch!;
-    const response = await authorized(handshakeUrl, { method: 'GET', signal });
-    if (response.ok && opened !== undefined) return this.checked(opened);
-    throw new TransportError(`WebSocket handshake with ${this.url.href} refused with HTTP ${response.status}`, { status: response.status });
+    const outcome = await authorizedHandshake(this.url, this.options.authProvider, open, headers, signal, this.options.fetch);
+    if ('socket' in outcome) return this.checked(outcome.socket);
+    throw new TransportError(`WebSocket handshake with ${this.url.href} refused with HTTP ${outcome.status}`, { status: outcome.status });
   }
 
   /** The socket, when the server selected the `mcp` subprotocol. */

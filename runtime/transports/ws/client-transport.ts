@@ -20,7 +20,7 @@ import {
   MCP_SUBPROTOCOL,
   type WebSocketClientTransportOptions,
 } from './client-options.js';
-import { globalWebSocket, openSocket, type OpenSocket, type SocketEvents, type WebSocketConstructor } from './socket.js';
+import { globalWebSocket, isNodeWebSocket, openSocket, type OpenSocket, type SocketEvents, type WebSocketConstructor } from './socket.js';
 
 export type { WebSocketClientTransportOptions } from './client-options.js';
 
@@ -147,6 +147,9 @@ export class WebSocketClientTransport implements Transport {
       url: this.url, protocols: [MCP_SUBPROTOCOL], headers, maxPayloadBytes: this.maxMessageBytes, signal, events,
     });
     const headers = await this.baseHeaders();
+    if (this.options.authProvider !== undefined && !isNodeWebSocket(constructor)) {
+      throw new SdkError('INVALID_ARGUMENT', 'An authProvider needs a WebSocket class that sends headers: pass the `ws` package\'s class as the WebSocket option');
+    }
     if (this.options.authProvider === undefined) {
       const outcome = await open(headers);
       if (outcome.ok) return this.checked(outcome.socket);

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { Client, ProtocolError, Server, type ClientOptions } from '../../../../runtime/index.js';
+import { InMemoryOAuthStore } from '../../../../runtime/features/auth/index.js';
 import { WebSocketClientTransport, type WebSocketClientTransportOptions } from '../../../../runtime/ws.js';
 import { createMcpWebSocketServer, type McpWebSocketServer, type McpWebSocketServerOptions } from '../../../../runtime/ws-node.js';
 
@@ -274,10 +275,13 @@ class StandardWebSocket {
 }
 
 describe('WebSocket client transport: the standard WebSocket class', () => {
-  it('talks MCP, refuses headers it cannot send, and fails a request whose answer exceeds maxMessageBytes', async () => {
+  it('talks MCP, refuses headers and an authProvider it cannot send, and fails a request whose answer exceeds maxMessageBytes', async () => {
     const setup = await rig();
     await expect(new WebSocketClientTransport(setup.url, { WebSocket: StandardWebSocket, headers: { 'x-api-key': 'k' } }).start())
       .rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('sends no request headers') });
+    const provider = { clientMetadata: { client_name: 'x' }, redirectUrl: 'http://127.0.0.1:1/cb', store: new InMemoryOAuthStore(), redirectToAuthorization: async () => undefined };
+    await expect(new WebSocketClientTransport(setup.url, { WebSocket: StandardWebSocket, authProvider: provider }).start())
+      .rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('An authProvider needs a WebSocket class that sends headers') });
     const { client } = await connected(setup.url, { WebSocket: StandardWebSocket, maxMessageBytes: 4096 });
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'standard' } }))).toBe('standard');
     await expect(client.callTool({ name: 'echo', arguments: { size: 10_000 } })).rejects.toThrow(/4096-byte limit/);

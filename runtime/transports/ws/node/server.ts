@@ -163,12 +163,13 @@ export function createMcpWebSocketServer(options: McpWebSocketServerOptions): Mc
     }
     const transport = new WebSocketConnectionTransport(ws, randomUUID(), authInfo, maxBuffered);
     const session = await options.server();
-    sessions.add(session);
-    ws.once('close', () => sessions.delete(session));
+    // The client may have gone while the factory ran: its close event has passed already.
     if (ws.readyState !== ws.OPEN) {
       await session.close();
       return;
     }
+    sessions.add(session);
+    ws.once('close', () => sessions.delete(session));
     await session.connect(transport);
   }
 

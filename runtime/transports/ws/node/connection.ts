@@ -22,6 +22,7 @@ export interface ServerSocket {
   send(text: string, callback: (error?: Error | null) => void): void;
   close(code?: number): void;
   terminate(): void;
+  resume(): void;
 }
 
 /** The transport of one server-side WebSocket connection. */
@@ -59,6 +60,8 @@ export class WebSocketConnectionTransport implements Transport {
     });
     this.socket.on('close', () => this.finish());
     this.socket.on('error', (error: Error) => this.onerror?.(error));
+    // The endpoint pauses a socket from its upgrade until here, so no message goes unheard.
+    this.socket.resume();
   }
 
   /** Sends one text frame; resolves once ws has written it out. */

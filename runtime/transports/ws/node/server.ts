@@ -145,6 +145,8 @@ export function createMcpWebSocketServer(options: McpWebSocketServerOptions): Mc
     }
     if (socket.destroyed) return;
     sockets.handleUpgrade(request, socket, head, (ws) => {
+      // Frames that arrive before the session is connected wait in the socket (see connection.ts).
+      ws.pause();
       void serve(ws, authInfo).catch((error: unknown) => {
         report(error);
         ws.close(1011, 'the session could not be started');

@@ -203,6 +203,32 @@ describe('WebSocket endpoint lifecycle', () => {
     await new Promise<void>((resolve) => http.close(() => resolve()));
   });
 
+  it('keeps the messages that arrive while an async session factory runs', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const base = await start({
+      server: async () => {
+        await gate;
+        return extraServer();
+      },
+    });
+    const socket = await opened(`${base}/mcp`);
+    const answer = nextMessage(socket);
+    await new Promise<void>((resolve, reject) => socket.send(JSON.stringify(INITIALIZE), (error) => (error ? reject(error) : resolve())));
+    // A plain request to the same server answered means its loop has read the frame by now.
+    await new Promise<void>((resolve, reject) => {
+      httpRequest(`${base.replace('ws:', 'http:')}/mcp`, (response) => {
+        response.resume();
+        resolve();
+      }).on('error', reject).end();
+    });
+    release();
+    expect((await answer).result.protocolVersion).toBe('2025-11-25');
+    socket.close();
+  });
+
   it('ends the session when the client goes away', async () => {
     let serverClosed: () => void = () => undefined;
     const ended = new Promise<void>((resolve) => {

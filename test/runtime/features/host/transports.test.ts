@@ -1,8 +1,8 @@
 /**
  * WebSocket servers in the host: a `type: "ws"` entry of a project `.mcp.json` (headers from
- * the environment), through the connection manager and through the `mcpgen` CLI, the real
- * executable included, against mcpgen's WebSocket endpoint on 127.0.0.1; and a one-off
- * `--url ws://…` server.
+ * the environment), through the connection manager and through the `mcpgen` CLI (the real
+ * executable, and `runCli` in process), against mcpgen's WebSocket endpoint on 127.0.0.1; and a
+ * one-off `--url ws://…` server.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,6 +50,19 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** Spawns the real executable (through tsx, as the sources are TypeScript) in the project. */
+function spawnCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], { cwd: project, env: { ...env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 async function cli(args: readonly string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
@@ -70,19 +83,13 @@ describe('ws servers in the host', () => {
     }
   });
 
-  it('the CLI executable lists the ws server of .mcp.json with its transport', async () => {
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', TSX, CLI, 'servers'], { cwd: project, env: { ...env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-    });
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/sock\s+connected\s+websocket\s+ws-host-test 1\.0\.0/);
+  it('the CLI executable lists the ws server of .mcp.json, its tools, and calls one', async () => {
+    const [servers, tools, call] = await Promise.all([spawnCli(['servers']), spawnCli(['tools', 'sock']), spawnCli(['call', 'sock', 'echo', 'text=from the executable'])]);
+    expect(servers).toMatchObject({ code: 0, stderr: '' });
+    expect(servers.stdout).toMatch(/sock\s+connected\s+websocket\s+ws-host-test 1\.0\.0/);
+    expect(tools).toMatchObject({ code: 0, stderr: '' });
+    expect(tools.stdout).toMatch(/^SERVER\s+TOOL\s+DESCRIPTION\nsock\s+echo\s+Echoes over a socket\n$/);
+    expect(call).toEqual({ code: 0, stdout: 'ws: from the executable\n', stderr: '' });
   }, 30_000);
 
   it('the CLI lists and calls the tools of the ws server, with the key from the environment', async () => {

@@ -20,8 +20,9 @@ import { story as sampling } from './sampling-elicitation/client.js';
 import { story as skills } from './skills/client.js';
 import { story as tasks } from './tasks/client.js';
 import { story as tools } from './tools/client.js';
+import { story as websocket } from './websocket/client.js';
 
-const STORIES: readonly Story[] = [tools, resources, prompts, sampling, tasks, progress, dualEra, pinned, auth, host, skills];
+const STORIES: readonly Story[] = [tools, resources, prompts, sampling, tasks, progress, dualEra, pinned, auth, host, skills, websocket];
 const CONCURRENCY = 3;
 const TIMEOUT_MS = 60_000;
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -34,6 +34,8 @@ const SUBPATHS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:\.\.?\/)+runtime\/http\.js$/, 'mcpgen/http'],
   [/^(?:\.\.?\/)+runtime\/advanced\.js$/, 'mcpgen/advanced'],
   [/^(?:\.\.?\/)+runtime\/testing\.js$/, 'mcpgen/testing'],
+  [/^(?:\.\.?\/)+runtime\/ws\.js$/, 'mcpgen/ws'],
+  [/^(?:\.\.?\/)+runtime\/ws-node\.js$/, 'mcpgen/ws/node'],
   [/^(?:\.\.?\/)+runtime\/features\/host\/index\.js$/, 'mcpgen/host'],
   [/^(?:\.\.?\/)+runtime\/features\/auth\/index\.js$/, 'mcpgen/auth'],
   [/^(?:\.\.?\/)+runtime\/features\/tasks\/index\.js$/, 'mcpgen/tasks'],

@@ -1,11 +1,15 @@
 // mcpgen Client and Server over every transport, for every revision the transport carries:
 // in-memory, stdio and Streamable HTTP in both eras (2026-07-28 statelessly, with sampling,
-// elicitation and roots as multi round-trip requests), HTTP+SSE in the stateful era.
+// elicitation and roots as multi round-trip requests), HTTP+SSE in the stateful era, and
+// WebSocket in both eras (a session per connection, stateless requests over the socket).
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { Client, createLinkedPair, ProtocolError, SdkError, statefulRevisions, statelessRevisions, StreamableHttpClientTransport, type Transport } from '../../runtime/index.js';
 import { InMemoryEventStore, LegacySseClientTransport } from '../../runtime/http.js';
 import { createMcpNodeServer, StdioClientTransport, type McpNodeServer } from '../../runtime/node.js';
+import { WebSocketClientTransport } from '../../runtime/ws.js';
+import { createMcpWebSocketServer, type McpWebSocketServer } from '../../runtime/ws-node.js';
 import { revisionModules } from '../../generated/all.js';
 import { createDemoServer, TOOL_COUNT } from './fixtures/demo-server.js';
 
@@ -27,8 +31,19 @@ async function httpServer(): Promise<URL> {
   }
   return http.url;
 }
+/** One WebSocket endpoint for the suite. */
+let ws: { endpoint: McpWebSocketServer; url: string } | undefined;
+async function wsServer(): Promise<string> {
+  if (ws === undefined) {
+    const endpoint = createMcpWebSocketServer({ server: createDemoServer, path: '/mcp' });
+    const { port } = await endpoint.listen(0, '127.0.0.1');
+    ws = { endpoint, url: `ws://127.0.0.1:${port}/mcp` };
+  }
+  return ws.url;
+}
 afterAll(async () => {
   await http?.server.close();
+  await ws?.endpoint.close();
 });
 
 const legs: Leg[] = [
@@ -61,6 +76,13 @@ const legs: Leg[] = [
     stateless: false,
     async connect(client) {
       await client.connect(new LegacySseClientTransport(new URL('/sse', await httpServer())));
+    },
+  },
+  {
+    name: 'websocket',
+    stateless: true,
+    async connect(client) {
+      await client.connect(new WebSocketClientTransport(await wsServer(), { WebSocket }));
     },
   },
 ];

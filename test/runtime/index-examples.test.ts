@@ -12,13 +12,15 @@ import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRIES = ['runtime/index.ts', 'runtime/node.ts', 'runtime/http.ts', 'runtime/advanced.ts', 'runtime/testing.ts', 'runtime/features/auth-server/index.ts'];
+const ENTRIES = ['runtime/index.ts', 'runtime/node.ts', 'runtime/http.ts', 'runtime/advanced.ts', 'runtime/testing.ts', 'runtime/features/auth-server/index.ts', 'runtime/ws.ts', 'runtime/ws-node.ts'];
 
 /** Values a reader meets first; each shows its use in an `@example`. */
 const MAIN_ENTRY_POINTS: Readonly<Record<string, readonly string[]>> = {
   'runtime/index.ts': ['McpServer', 'Client', 'Server', 'createMcpHttpHandler', 'StreamableHttpClientTransport', 'connectWithFallback', 'createLinkedPair', 'ProtocolError', 'UriTemplate'],
   'runtime/node.ts': ['StdioServerTransport', 'StdioClientTransport', 'createMcpNodeServer', 'toNodeListener'],
   'runtime/features/auth-server/index.ts': ['createAuthorizationServer', 'LocalAuthorizationProvider', 'ProxyAuthorizationProvider', 'InMemoryAuthorizationStore'],
+  'runtime/ws.ts': ['WebSocketClientTransport'],
+  'runtime/ws-node.ts': ['createMcpWebSocketServer'],
 };
 
 /** `mcpgen/...` → the source file behind it, read from package.json's exports map. */

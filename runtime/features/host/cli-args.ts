@@ -30,6 +30,12 @@ export interface CliArgs {
   readonly args: string | undefined;
   readonly connectTimeoutMs: number | undefined;
   readonly callTimeoutMs: number | undefined;
+  /** The budget of a tool result in characters (`--max-result`). */
+  readonly maxResultChars: number | undefined;
+  /** What happens to a result over the budget (`--result-strategy`). */
+  readonly resultStrategy: 'truncate' | 'persist' | undefined;
+  /** Where `persist` writes (`--result-dir`). */
+  readonly resultDirectory: string | undefined;
 }
 
 /** A command line the CLI cannot run. */
@@ -37,7 +43,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const VALUE_OPTIONS = new Set(['--config', '--cwd', '--stdio', '--url', '--name', '--args', '--timeout', '--call-timeout']);
+const VALUE_OPTIONS = new Set(['--config', '--cwd', '--stdio', '--url', '--name', '--args', '--timeout', '--call-timeout', '--max-result', '--result-strategy', '--result-dir']);
 
 /** Parses `argv` (without the node and script paths). */
 export function parseArgs(argv: readonly string[]): CliArgs {
@@ -75,6 +81,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const stdio = last('--stdio');
   const url = last('--url');
   if (stdio !== undefined && url !== undefined) throw new UsageError('use either --stdio or --url, not both');
+  const strategy = last('--result-strategy');
+  if (strategy !== undefined && strategy !== 'truncate' && strategy !== 'persist') throw new UsageError(`--result-strategy is truncate or persist, not ${JSON.stringify(strategy)}`);
+  const maxResult = last('--max-result');
+  const maxResultChars = maxResult === undefined ? undefined : Number(maxResult);
+  if (maxResultChars !== undefined && !(Number.isInteger(maxResultChars) && maxResultChars > 0)) throw new UsageError(`--max-result needs a positive number of characters, not ${JSON.stringify(maxResult)}`);
   return {
     command: positionals[0],
     positionals: positionals.slice(1),
@@ -90,6 +101,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     args: last('--args'),
     connectTimeoutMs: milliseconds(last('--timeout'), '--timeout'),
     callTimeoutMs: milliseconds(last('--call-timeout'), '--call-timeout'),
+    maxResultChars,
+    resultStrategy: strategy,
+    resultDirectory: last('--result-dir'),
   };
 }
 

@@ -174,6 +174,7 @@ class CliSession {
       },
       // Every remote server may use the tokens `mcpgen login` stored; none opens a browser unasked.
       oauth: new NodeOAuth({ env, clientName: 'mcpgen' }),
+      resultSizing: { maxChars: this.args.maxResultChars, strategy: this.args.resultStrategy, directory: this.args.resultDirectory },
     };
     const oneOff = this.oneOffConfig();
     if (oneOff !== undefined) return new ConnectionManager({ [this.oneOffName()!]: oneOff }, options);
@@ -203,7 +204,7 @@ class CliSession {
   }
 
   private oneOffConfig(): ServerConfig | undefined {
-    if (this.args.url !== undefined) return { type: 'http', url: this.args.url };
+    if (this.args.url !== undefined) return { type: /^wss?:/i.test(this.args.url) ? 'ws' : 'http', url: this.args.url };
     if (this.args.stdio === undefined) return undefined;
     const [command, ...rest] = splitCommandLine(this.args.stdio);
     if (command === undefined) throw new UsageError('--stdio needs a command');

@@ -25,10 +25,15 @@ Options:
   --config FILE          read FILE too, over the project files (repeatable)
   --cwd DIR              look for .mcp.json from DIR upwards (default: the current directory)
   --stdio "CMD ARGS"     use this one stdio server instead of the configuration
-  --url URL              use this one Streamable HTTP server instead of the configuration
+  --url URL              use this one Streamable HTTP (or ws:// WebSocket) server instead of
+                         the configuration
   --name NAME            the one-off server's name (default: stdio or url)
   --timeout MS           connect timeout (default: $MCP_TIMEOUT or 30000)
   --call-timeout MS      request timeout (default: 60000)
+  --max-result CHARS     budget of a tool result (default: 100000); larger ones are cut or saved
+  --result-strategy S    truncate (keep the start, with a notice; default) or persist (save the
+                         text to a file and print a pointer to it)
+  --result-dir DIR       where persist saves (default: $XDG_CACHE_HOME/mcpgen/tool-results)
   --approve              use the project's .mcp.json servers for this run without asking
                          (also: ${APPROVE_ENV}=1)
   --no-browser           login: print the authorization URL instead of opening a browser

@@ -75,9 +75,12 @@ export interface StdioServerConfig extends CommonServerConfig {
   readonly cwd?: string | undefined;
 }
 
-/** A remote server: Streamable HTTP (`http`, falling back to HTTP+SSE) or HTTP+SSE only (`sse`). */
+/**
+ * A remote server: Streamable HTTP (`http`, falling back to HTTP+SSE), HTTP+SSE only (`sse`), or
+ * WebSocket (`ws`, a `ws:`/`wss:` URL; authorized with `headers`, not `oauth`).
+ */
 export interface RemoteServerConfig extends CommonServerConfig {
-  readonly type: 'http' | 'sse';
+  readonly type: 'http' | 'sse' | 'ws';
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Credentials; see {@link HttpAuthHook}. Only programmatic entries can carry one. */
@@ -118,6 +121,8 @@ const TYPE_ALIASES: Readonly<Record<string, ServerConfig['type']>> = {
   'streamable-http': 'http',
   streamableHttp: 'http',
   sse: 'sse',
+  ws: 'ws',
+  websocket: 'ws',
 };
 
 /** A JSON path segment for a member name: `.name` when it is an identifier, `["…"]` otherwise. */
@@ -203,11 +208,11 @@ export function parseServerEntry(
   let type: ServerConfig['type'] | undefined;
   if (declared !== undefined) {
     type = TYPE_ALIASES[declared];
-    if (type === undefined) report(field('type'), `unknown server type ${JSON.stringify(declared)} (expected stdio, http or sse)`);
+    if (type === undefined) report(field('type'), `unknown server type ${JSON.stringify(declared)} (expected stdio, http, sse or ws)`);
   } else if (raw.command !== undefined) {
     type = 'stdio';
   } else if (raw.url !== undefined) {
-    type = 'http';
+    type = typeof raw.url === 'string' && /^wss?:/i.test(raw.url) ? 'ws' : 'http';
   } else {
     report(jsonPath, 'needs either "command" (a stdio server) or "url" (a remote server)');
   }
@@ -219,7 +224,7 @@ export function parseServerEntry(
     disabled: disabledValue === true ? true : undefined,
   };
 
-  if (raw.oauth !== undefined && type === 'stdio') report(field('oauth'), 'only remote servers (http, sse) use OAuth');
+  if (raw.oauth !== undefined && (type === 'stdio' || type === 'ws')) report(field('oauth'), type === 'ws' ? 'ws servers are authorized with headers (e.g. "Authorization": "Bearer ${TOKEN}"), not oauth' : 'only remote servers (http, sse) use OAuth');
   const oauth = type === 'http' || type === 'sse' ? parseOAuth(raw.oauth, field('oauth'), report, expand) : undefined;
 
   let config: ServerConfig | undefined;
@@ -245,13 +250,13 @@ export function parseServerEntry(
     const expanded = command === undefined ? undefined : expand(command);
     if (command !== undefined && command.trim() !== '' && expanded!.trim() === '') report(field('command'), `expands to an empty command${unset(command)}`);
     if (expanded !== undefined) config = { type, command: expanded, args, env: childEnv, cwd, ...common };
-  } else if (type === 'http' || type === 'sse') {
+  } else if (type !== undefined) {
     const urlRaw = string('url');
     const headers = stringRecord('headers');
-    if (raw.url === undefined) report(field('url'), `a${type === 'http' ? 'n http' : 'n sse'} server needs a url`);
+    if (raw.url === undefined) report(field('url'), `a${type === 'http' ? 'n http' : type === 'sse' ? 'n sse' : ' ws'} server needs a url`);
     if (urlRaw !== undefined) {
       const url = expand(urlRaw);
-      if (!isHttpUrl(url)) report(field('url'), `must be an http(s) URL, not ${JSON.stringify(url)}${unset(urlRaw)}`);
+      if (!hasScheme(url, type === 'ws' ? ['ws:', 'wss:'] : ['http:', 'https:'])) report(field('url'), `must be ${type === 'ws' ? 'a ws(s)' : 'an http(s)'} URL, not ${JSON.stringify(url)}${unset(urlRaw)}`);
       else config = { type, url, headers, ...common, ...(oauth !== undefined ? { oauth } : {}) };
     }
   }
@@ -350,10 +355,9 @@ export function unknownKeyMessage(key: string, known: Iterable<string>): string 
   return `unknown key${suggestion === undefined ? '' : ` (did you mean ${JSON.stringify(suggestion)}?)`}; it is ignored`;
 }
 
-function isHttpUrl(text: string): boolean {
+function hasScheme(text: string, schemes: readonly string[]): boolean {
   try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
+    return schemes.includes(new URL(text).protocol);
   } catch {
     return false;
   }

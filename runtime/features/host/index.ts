@@ -72,5 +72,17 @@ export {
   type NodeOAuthOptions,
   type OAuthProviderFactory,
 } from './oauth.js';
+export {
+  ResultSizer,
+  blockSize,
+  resultSize,
+  resultsDirectory,
+  DEFAULT_RESULT_BUDGET_CHARS,
+  DEFAULT_RESULT_MAX_DIRECTORY_BYTES,
+  DEFAULT_RESULT_MAX_FILES,
+  DEFAULT_RESULT_PREVIEW_CHARS,
+  type ResultOrigin,
+  type ResultSizingOptions,
+} from './result-sizing.js';
 export { runCli, USAGE, type CliIo } from './cli-run.js';
 export { EXIT, parseArgs, splitCommandLine, keyValueArguments, UsageError, type CliArgs } from './cli-args.js';

@@ -13,6 +13,7 @@ import { withOAuth } from '../auth/fetch.js';
 import type { ConfigDiagnostic, RemoteServerConfig, ServerConfig } from './config.js';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig, type ResolvedServer } from './config-loader.js';
 import { Limiter } from './limiter.js';
+import { ResultSizer, type ResultSizingOptions } from './result-sizing.js';
 import type { ApprovalRequest } from './trust.js';
 import { NodeOAuth, type LoginOptions, type LoginResult, type OAuthProviderFactory } from './oauth.js';
 import { ServerConnection, type ReconnectSettings, type ServerStatus } from './server-connection.js';
@@ -85,6 +86,11 @@ export interface ConnectionManagerOptions {
    * `false`: no OAuth at all.
    */
   readonly oauth?: OAuthProviderFactory | NodeOAuth | false | undefined;
+  /**
+   * How `callTool` sizes results for a model (see {@link ResultSizer}): by default results over
+   * 100 000 characters are truncated with a notice; `false` returns what the server sent.
+   */
+  readonly resultSizing?: ResultSizingOptions | false | undefined;
 }
 
 /** A tool of some server, under the name shown to a model. */
@@ -133,6 +139,7 @@ export class ConnectionManager {
   /** Follows tool calls that the server runs as tasks (both eras) to their final result. */
   private readonly tasks = new TasksClient();
   private nodeOAuth: NodeOAuth | undefined;
+  private readonly sizer: ResultSizer | undefined;
   /** The entries as configured, before OAuth was wrapped around their fetch. */
   private readonly entries = new Map<string, ServerConfig>();
 
@@ -141,6 +148,7 @@ export class ConnectionManager {
     this.options = options;
     this.local = new Limiter(options.localConcurrency ?? DEFAULT_LOCAL_CONCURRENCY);
     this.remote = new Limiter(options.remoteConcurrency ?? DEFAULT_REMOTE_CONCURRENCY);
+    this.sizer = options.resultSizing === false ? undefined : new ResultSizer(options.resultSizing, options.env ?? process.env);
     const entries: [string, ServerConfig][] = isIterable(servers)
       ? [...servers].map((server) => [server.name, server.config])
       : Object.entries(servers);
@@ -154,7 +162,7 @@ export class ConnectionManager {
       : { ...options.capabilities, elicitation };
     for (const [name, entry] of entries) {
       this.entries.set(name, entry);
-      const config = entry.type === 'stdio' ? entry : this.withOAuth(name, entry);
+      const config = entry.type === 'stdio' || entry.type === 'ws' ? entry : this.withOAuth(name, entry);
       this.connections.set(name, new ServerConnection(name, config, {
         clientInfo: options.clientInfo ?? { name: 'mcpgen-host', version: '0.1.0' },
         capabilities,
@@ -259,17 +267,19 @@ export class ConnectionManager {
    * Calls a tool by exposed name or by `{ server, tool }`. A tool the server runs as a task
    * (one whose `execution.taskSupport` asks for it) is polled to its final result. A -32042
    * refusal goes through `onUrlElicitation` and is retried up to 3 times (see {@link withUrlElicitation}).
+   * The result is sized for a model by the `resultSizing` option.
    */
   async callTool(address: ToolAddress, args?: Record<string, unknown>, options?: RequestOptions): Promise<ClientResult<typeof Method.ToolsCall>> {
     const ref = typeof address === 'string' ? await this.resolveTool(address) : address;
     if (ref === undefined) throw new SdkError('NOT_CONNECTED', `no connected server offers a tool named ${String(address)}`);
     const connection = this.connection(ref.server);
     const params: Stateful.CallToolRequestParams = args === undefined ? { name: ref.tool } : { name: ref.tool, arguments: args };
-    return withUrlElicitation(
+    const result = await withUrlElicitation(
       () => connection.request((client, callOptions) => this.tasks.callTool(client, params, callOptions), options),
       { server: ref.server, method: Method.ToolsCall, target: ref.tool, signal: options?.signal },
       this.options.onUrlElicitation,
     );
+    return this.sizer === undefined ? result : (await this.sizer.size(result as Stateful.CallToolResult, ref)) as typeof result;
   }
 
   /** The resources of every connected server (or of one). */
@@ -377,6 +387,7 @@ export class ConnectionManager {
     this.connection(server);
     const config = this.entries.get(server)!;
     if (config.type === 'stdio') throw new SdkError('INVALID_ARGUMENT', `${server} is a stdio server; only remote servers use OAuth`);
+    if (config.type === 'ws') throw new SdkError('INVALID_ARGUMENT', `${server} is a ws server; those are authorized with headers, not OAuth`);
     return config;
   }
 

@@ -1,6 +1,7 @@
 /**
  * Builds the transport a server entry asks for: a child process over stdio, Streamable HTTP
- * with the HTTP+SSE fallback (`http`), or HTTP+SSE alone (`sse`).
+ * with the HTTP+SSE fallback (`http`), HTTP+SSE alone (`sse`), or WebSocket (`ws`, with the
+ * `ws` package's class where it is installed, which sends headers, else the runtime's own).
  */
 import type { HeadersSource } from '../../transports/http/client-request.js';
 import type { SessionRenewal } from '../../transports/http/client-transport.js';
@@ -8,10 +9,12 @@ import { FallbackHttpClientTransport } from '../../transports/http/fallback.js';
 import { LegacySseClientTransport } from '../../transports/http/legacy-sse-client.js';
 import type { Transport } from '../../core/transport.js';
 import { StdioClientTransport } from '../../transports/node/stdio-client.js';
+import { WebSocketClientTransport } from '../../transports/ws/client-transport.js';
+import { globalWebSocket, type WebSocketConstructor } from '../../transports/ws/socket.js';
 import type { RemoteServerConfig, ServerConfig } from './config.js';
 
 /** Which wire a connected server uses. */
-export type HostTransportKind = 'stdio' | 'streamable-http' | 'sse';
+export type HostTransportKind = 'stdio' | 'streamable-http' | 'sse' | 'websocket';
 
 /** What the connection wants to hear from its transport. */
 export interface TransportHooks {
@@ -38,6 +41,7 @@ export function createTransport(config: ServerConfig, hooks: TransportHooks): Tr
       killTimeoutMs: hooks.killTimeoutMs,
     });
   }
+  if (config.type === 'ws') return new WebSocketClientTransport(config.url, { headers: headersOf(config), loadWebSocket: webSocketClass });
   const shared = { fetch: config.auth?.fetch, headers: headersOf(config) };
   if (config.type === 'sse') return new LegacySseClientTransport(config.url, shared);
   return new FallbackHttpClientTransport(config.url, { ...shared, streamableHttp: { onsessionrenewed: hooks.onsessionrenewed } });
@@ -47,6 +51,7 @@ export function createTransport(config: ServerConfig, hooks: TransportHooks): Tr
 export function transportKind(transport: Transport): HostTransportKind {
   if (transport instanceof StdioClientTransport) return 'stdio';
   if (transport instanceof FallbackHttpClientTransport) return transport.kind ?? 'streamable-http';
+  if (transport instanceof WebSocketClientTransport) return 'websocket';
   return 'sse';
 }
 
@@ -60,4 +65,15 @@ function headersOf(config: RemoteServerConfig): HeadersSource | undefined {
     new Headers(typeof auth === 'function' ? await auth() : auth).forEach((value, name) => merged.set(name, value));
     return merged;
   };
+}
+
+/** The `ws` package's class (an optional peer, loaded only for a ws server), else the runtime's. */
+async function webSocketClass(): Promise<WebSocketConstructor> {
+  try {
+    return (await import('ws')).WebSocket as unknown as WebSocketConstructor;
+  } catch (error) {
+    const standard = globalWebSocket();
+    if (standard !== undefined) return standard;
+    throw new Error('a ws server needs the `ws` package on this Node version (npm install ws)', { cause: error });
+  }
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, userConfigPath } from '../../../../runtime/features/host/config-loader.js';
 import { expandVariables } from '../../../../runtime/features/host/expand.js';
+import { parseServerEntry, type ConfigDiagnostic } from '../../../../runtime/features/host/config.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'mcpgen-host-config-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -119,7 +120,7 @@ describe('loadConfig', () => {
           good: stdio('ok'),
           noTarget: { args: [] },
           badArgs: { command: 'node', args: ['ok', 3] },
-          badType: { type: 'websocket', url: 'ws://x' },
+          badType: { type: 'grpc', url: 'ws://x' },
           badUrl: { url: 'ftp://example.com' },
           badEnv: { command: 'node', env: { A: 1 } },
           'odd name': 'not an object',
@@ -144,7 +145,7 @@ describe('loadConfig', () => {
       ['xdg/mcpgen/mcp.json', undefined, '$', 'not valid JSON at line 1, column 24: unexpected end of the file'],
       ['repo/.mcp.json', 'noTarget', '$.mcpServers.noTarget', 'needs either "command" (a stdio server) or "url" (a remote server)'],
       ['repo/.mcp.json', 'badArgs', '$.mcpServers.badArgs.args[1]', 'must be a string, not number 3'],
-      ['repo/.mcp.json', 'badType', '$.mcpServers.badType.type', 'unknown server type "websocket" (expected stdio, http or sse)'],
+      ['repo/.mcp.json', 'badType', '$.mcpServers.badType.type', 'unknown server type "grpc" (expected stdio, http, sse or ws)'],
       ['repo/.mcp.json', 'badUrl', '$.mcpServers.badUrl.url', 'must be an http(s) URL, not "ftp://example.com"'],
       ['repo/.mcp.json', 'badEnv', '$.mcpServers.badEnv.env.A', 'must be a string, not number 1'],
       ['repo/.mcp.json', 'odd name', '$.mcpServers["odd name"]', 'a server entry must be an object, not the string "not an object"'],
@@ -171,5 +172,30 @@ describe('loadConfig', () => {
     const config = loadConfig({ cwd: scratch, env: {}, userFile: false, projectFiles: false, servers: { api: { url: 'https://api.example/mcp', auth } } });
     const server = config.servers[0]!;
     expect(server.config.type === 'http' && server.config.auth).toBe(auth);
+  });
+});
+
+describe('ws entries', () => {
+  const parse = (entry: unknown, env: Record<string, string> = {}) => {
+    const diagnostics: ConfigDiagnostic[] = [];
+    return { config: parseServerEntry('sock', entry, { scope: 'project', file: '/p/.mcp.json' }, '$.mcpServers.sock', env, diagnostics), diagnostics };
+  };
+
+  it('reads type ws (and websocket) with a ws: or wss: URL and expanded headers, and infers ws from the URL', () => {
+    expect(parse({ type: 'ws', url: 'ws://127.0.0.1:${PORT}/mcp', headers: { authorization: 'Bearer ${TOKEN}' } }, { PORT: '8080', TOKEN: 't' })).toEqual({
+      config: { type: 'ws', url: 'ws://127.0.0.1:8080/mcp', headers: { authorization: 'Bearer t' } },
+      diagnostics: [],
+    });
+    expect(parse({ type: 'websocket', url: 'wss://mcp.example/ws' }).config).toEqual({ type: 'ws', url: 'wss://mcp.example/ws' });
+    expect(parse({ url: 'wss://mcp.example/ws' }).config).toEqual({ type: 'ws', url: 'wss://mcp.example/ws' });
+    expect(parse({ url: 'https://mcp.example/mcp' }).config).toEqual({ type: 'http', url: 'https://mcp.example/mcp' });
+  });
+
+  it('refuses an http URL for ws, a ws URL for http, oauth on ws, and names ws among the types', () => {
+    expect(parse({ type: 'ws', url: 'http://mcp.example/mcp' }).diagnostics).toEqual([expect.objectContaining({ path: '$.mcpServers.sock.url', message: 'must be a ws(s) URL, not "http://mcp.example/mcp"' })]);
+    expect(parse({ type: 'http', url: 'ws://mcp.example/mcp' }).diagnostics).toEqual([expect.objectContaining({ path: '$.mcpServers.sock.url', message: 'must be an http(s) URL, not "ws://mcp.example/mcp"' })]);
+    expect(parse({ type: 'ws', url: 'ws://mcp.example/mcp', oauth: {} }).diagnostics).toEqual([expect.objectContaining({ path: '$.mcpServers.sock.oauth', message: expect.stringContaining('ws servers are authorized with headers') })]);
+    expect(parse({ type: 'ws' }).diagnostics).toEqual([expect.objectContaining({ path: '$.mcpServers.sock.url', message: 'a ws server needs a url' })]);
+    expect(parse({ type: 'socket', url: 'ws://x' }).diagnostics).toEqual([expect.objectContaining({ message: 'unknown server type "socket" (expected stdio, http, sse or ws)' })]);
   });
 });

@@ -166,8 +166,8 @@ describe('the mcpgen CLI against server-everything and server-filesystem', () =>
       cli(['call', 'everything', 'no-such-tool']),
     ]);
     expect(tools.code).toBe(0);
-    expect(tools.stdout).toMatch(/^SERVER\s+TOOL\s+DESCRIPTION\n/);
-    expect(tools.stdout).toMatch(/everything\s+echo\s+Echoes back the input string\n/);
+    expect(tools.stdout).toMatch(/^SERVER\s+TOOL\s+PARAMETERS\s+DESCRIPTION\n/);
+    expect(tools.stdout).toMatch(/everything\s+echo\s+message:string\s+Echoes back the input string\n/);
 
     expect(echo).toMatchObject({ code: 0, stdout: 'Echo: hello world\n' });
     expect(sum).toMatchObject({ code: 0, stdout: expect.stringContaining('3') });

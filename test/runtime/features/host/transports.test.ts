@@ -88,14 +88,14 @@ describe('ws servers in the host', () => {
     expect(servers).toMatchObject({ code: 0, stderr: '' });
     expect(servers.stdout).toMatch(/sock\s+connected\s+websocket\s+ws-host-test 1\.0\.0/);
     expect(tools).toMatchObject({ code: 0, stderr: '' });
-    expect(tools.stdout).toMatch(/^SERVER\s+TOOL\s+DESCRIPTION\nsock\s+echo\s+Echoes over a socket\n$/);
+    expect(tools.stdout).toMatch(/^SERVER\s+TOOL\s+PARAMETERS\s+DESCRIPTION\nsock\s+echo\s+\[text:string\]\s+Echoes over a socket\n$/);
     expect(call).toEqual({ code: 0, stdout: 'ws: from the executable\n', stderr: '' });
   }, 30_000);
 
   it('the CLI lists and calls the tools of the ws server, with the key from the environment', async () => {
     const [tools, call, json] = await Promise.all([cli(['tools', 'sock']), cli(['call', 'sock', 'echo', 'text=over the socket']), cli(['--json', 'call', 'sock', 'echo', 'text=x'])]);
     expect(tools).toMatchObject({ code: 0, stderr: '' });
-    expect(tools.stdout).toMatch(/sock\s+echo\s+Echoes over a socket/);
+    expect(tools.stdout).toMatch(/sock\s+echo\s+\[text:string\]\s+Echoes over a socket/);
     expect(call).toEqual({ code: 0, stdout: 'ws: over the socket\n', stderr: '' });
     expect(JSON.parse(json.stdout)).toMatchObject({ content: [{ type: 'text', text: 'ws: x' }] });
     expect(keys).toContain('secret');

@@ -160,8 +160,10 @@ function renderTargets(targets: readonly TargetReport[]): string[] {
     if (target.ratio !== undefined) {
       measured = `${ratioCell(target.ratio)} ${target.versus}`;
       if (target.also !== undefined) measured += `; ${ratioCell(target.also.ratio)} ${target.also.versus}`;
+      if (target.note !== undefined) measured += `; ${target.note}`;
     } else if (target.value !== undefined) {
       measured = `${formatNumber(target.value)} ${target.unit ?? ''}`;
+      if (target.note !== undefined) measured += `; ${target.note}`;
     } else {
       measured = target.note ?? '—';
     }

@@ -71,6 +71,11 @@ const LOSS_METRICS: readonly Metric[] = [
   { id: 'server-rss', label: 'server peak RSS', unit: 'MB', better: 'lower' },
 ];
 
+/** How long a loss run may take before what is unanswered is aborted and counted lost. */
+function deadlineMs(settings: Settings): number {
+  return settings.mode === 'quick' ? 30_000 : 120_000;
+}
+
 function lossScenario(id: string, title: string, about: string, args: (settings: Settings) => Record<string, unknown>, extra: readonly Metric[]): Scenario {
   return {
     id,
@@ -114,14 +119,21 @@ export const LOAD_SCENARIOS: readonly Scenario[] = [
     'load-10k',
     '8b. Loss: 10,000 requests over 200 connections to mcpgen, nothing lost',
     "A raw JSON-RPC client (no SDK, so every message is counted) opens one session per keep-alive connection and issues every tools/call echo at once, spread evenly over the sessions (50 each, below the limit of 200 in progress per session). Each request must get exactly one answer, with its own text; afterwards the server must hold nothing pending and have run each request once. Any loss fails the scenario (the smoke run: 2,000 over 40).",
-    (settings) => ({ kind: 'requests', requests: settings.loss.requests, connections: settings.loss.connections, retries: 5 }),
+    (settings) => ({ kind: 'requests', requests: settings.loss.requests, connections: settings.loss.connections, retries: 5, deadlineMs: deadlineMs(settings) }),
     [{ id: 'connections', label: 'connections used', unit: '', better: 'lower' }],
   ),
   lossScenario(
     'sse-1000',
     '8c. Loss: 1,000 concurrent SSE streams from mcpgen, nothing lost',
     'The same raw client sends 1,000 tools/call POSTs at once over 50 sessions (20 each), each with a progress token; the tool reports progress 0, waits until all 1,000 streams have (so they are open at once), then reports progress 1–10 and answers. Each stream must receive every progress message in order, once, then its result. Any loss fails the scenario (the smoke run: 200 streams, 5 steps).',
-    (settings) => ({ kind: 'streams', streams: settings.loss.streams, sessions: settings.loss.streamSessions, steps: settings.loss.steps, barrierMs: 60_000 }),
+    (settings) => ({
+      kind: 'streams',
+      streams: settings.loss.streams,
+      sessions: settings.loss.streamSessions,
+      steps: settings.loss.steps,
+      barrierMs: deadlineMs(settings) / 2,
+      deadlineMs: deadlineMs(settings),
+    }),
     [{ id: 'peak-open', label: "most streams open at once, as the client saw them (all were, by the server's count)", unit: '', better: 'higher' }],
   ),
 ];

@@ -18,6 +18,8 @@ export interface RawPostOptions {
   readonly protocolVersion?: string | undefined;
   /** Called with each message of an SSE response as it arrives. */
   readonly onmessage?: ((message: unknown) => void) | undefined;
+  /** Aborts the request (it then rejects). */
+  readonly signal?: AbortSignal | undefined;
   /** Called with the socket the request went out on. */
   readonly onsocket?: ((socket: Socket) => void) | undefined;
 }
@@ -54,7 +56,7 @@ export function rawPost(options: RawPostOptions): Promise<RawReply> {
     if (options.sessionId !== undefined) headers['mcp-session-id'] = options.sessionId;
     if (options.protocolVersion !== undefined) headers['mcp-protocol-version'] = options.protocolVersion;
     const { url } = options;
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: options.agent, headers }, (res) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: options.agent, headers, signal: options.signal }, (res) => {
       const messages: unknown[] = [];
       const contentType = String(res.headers['content-type'] ?? '');
       res.setEncoding('utf8');

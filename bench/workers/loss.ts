@@ -21,9 +21,11 @@ import { rawPost, responseId, type RawReply } from '../lib/raw-http.js';
 import { runWorker, workerArgs } from '../lib/worker.js';
 import type { StreamOutcome } from './loss-server.js';
 
-type Args =
+/** `deadlineMs`: when the run must be over; what is unanswered then is aborted and counted lost. */
+type Args = { readonly deadlineMs: number } & (
   | { readonly kind: 'requests'; readonly requests: number; readonly connections: number; readonly retries: number }
-  | { readonly kind: 'streams'; readonly streams: number; readonly sessions: number; readonly steps: number; readonly barrierMs: number };
+  | { readonly kind: 'streams'; readonly streams: number; readonly sessions: number; readonly steps: number; readonly barrierMs: number }
+);
 
 /** Counts every run reports; `lost`, `duplicated`, `wrong`, `stray`, `failed` and `leftPending` must all be 0. */
 export interface LossCounts {
@@ -80,6 +82,8 @@ runWorker(async () => {
     const { port } = await firstJsonLine<{ port: number }>(server, 30_000);
     const url = new URL(`http://127.0.0.1:${port}/mcp`);
     const agent = new Agent({ keepAlive: true, maxSockets: args.kind === 'requests' ? args.connections : Infinity });
+    const deadline = new AbortController();
+    const deadlineTimer = setTimeout(() => deadline.abort(), args.deadlineMs);
     const sockets = new Set<Socket>();
     const onsocket = (socket: Socket): void => {
       sockets.add(socket);
@@ -97,7 +101,7 @@ runWorker(async () => {
       for (let attempt = 0; ; attempt++) {
         let reply: RawReply;
         try {
-          reply = await rawPost({ agent, url, body, sessionId, protocolVersion: sessionId === undefined ? undefined : revision, onmessage, onsocket });
+          reply = await rawPost({ agent, url, body, sessionId, protocolVersion: sessionId === undefined ? undefined : revision, onmessage, onsocket, signal: deadline.signal });
         } catch (error) {
           failed++;
           note(`POST failed: ${(error as Error).message}`);
@@ -219,6 +223,8 @@ runWorker(async () => {
       );
     }
     const seconds = (performance.now() - start) / 1000;
+    clearTimeout(deadlineTimer);
+    if (deadline.signal.aborted) note(`the run was not over after ${args.deadlineMs} ms; what was unanswered then was aborted`);
 
     let answered = 0;
     let lost = 0;

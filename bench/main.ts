@@ -43,7 +43,8 @@ function parseCli(argv: readonly string[]): Cli {
     else if (arg === '--profile') settings = { ...settings, profile: true };
     else if (arg === '--no-profile') settings = { ...settings, profile: false };
     else if (arg === '--no-footprint') settings = { ...settings, footprint: false };
-    else throw new Error(`unknown option ${arg}; options: --quick --reps N --parallel N --only a,b --profile --no-profile --no-footprint`);
+    else if (arg === '--load-seconds') settings = { ...settings, load: { ...settings.load, durationMs: Math.max(0.1, Number(value())) * 1000 } };
+    else throw new Error(`unknown option ${arg}; options: --quick --reps N --parallel N --only a,b --profile --no-profile --no-footprint --load-seconds S`);
   }
   return { settings, only };
 }
@@ -139,7 +140,13 @@ function report(state: ScenarioState): ScenarioReport {
   };
 }
 
-function evaluateTarget(spec: TargetSpec, scenarios: readonly ScenarioReport[], footprint: FootprintResult | undefined, footprintRan: boolean): TargetReport {
+function evaluateTarget(
+  spec: TargetSpec,
+  scenarios: readonly ScenarioReport[],
+  footprint: FootprintResult | undefined,
+  footprintRan: boolean,
+  failedRuns: Results['errors'],
+): TargetReport {
   const base = { id: spec.id, title: spec.title, goal: `${spec.op} ${spec.goal}${spec.versus === null ? ` ${spec.unit ?? ''}` : '×'}` };
   const decide = (value: number): 'met' | 'missed' => ((spec.op === '<=' ? value <= spec.goal : value >= spec.goal) ? 'met' : 'missed');
   if (spec.scenario === 'footprint') {
@@ -161,19 +168,29 @@ function evaluateTarget(spec: TargetSpec, scenarios: readonly ScenarioReport[], 
   if (metric === undefined) return { ...base, status: 'n/a', note: 'scenario not run' };
   const mcpgen = metric.perImpl.mcpgen;
   if (mcpgen.unavailable !== undefined) return { ...base, status: 'n/a', note: mcpgen.unavailable };
+  // A failed run of a correctness scenario (its check threw) misses the target rather than leaving it open.
+  const failed = spec.strict === true ? failedRuns.filter((run) => run.scenario === spec.scenario && run.impl === 'mcpgen').length : 0;
+  const noNumbers = (): TargetReport =>
+    failed > 0 ? { ...base, status: 'missed', note: `${failed} run(s) of mcpgen failed (see the failed runs)` } : { ...base, status: 'n/a', note: 'no numbers' };
+  // Another metric that must be 0 in every repetition (e.g. errors under load).
+  const zeroValues = spec.requireZero === undefined ? [] : (scenario!.metrics.find((candidate) => candidate.id === spec.requireZero)?.perImpl.mcpgen.values ?? []);
+  const nonZero = zeroValues.reduce<number>((sum, value) => sum + (value ?? 0), 0);
+  const decideAll = (value: number): 'met' | 'missed' => (nonZero > 0 || failed > 0 ? 'missed' : decide(value));
+  const extra = nonZero > 0 ? { note: `${nonZero} ${spec.requireZero} in mcpgen's runs` } : failed > 0 ? { note: `${failed} run(s) of mcpgen failed` } : {};
   if (spec.versus === null) {
     const value = mcpgen.summary?.median;
-    return value === undefined ? { ...base, status: 'n/a', note: 'no numbers' } : { ...base, value, unit: spec.unit ?? '', status: decide(value) };
+    return value === undefined ? noNumbers() : { ...base, value, unit: spec.unit ?? '', status: decideAll(value), ...extra };
   }
   const ratio = pairedRatio(mcpgen.values, metric.perImpl[spec.versus].values);
-  if (ratio === undefined) return { ...base, status: 'n/a', note: 'no numbers' };
+  if (ratio === undefined) return noNumbers();
   const also = spec.alsoVersus === undefined ? undefined : pairedRatio(mcpgen.values, metric.perImpl[spec.alsoVersus].values);
   return {
     ...base,
     ratio,
     versus: spec.versus,
     ...(also !== undefined && spec.alsoVersus !== undefined ? { also: { versus: spec.alsoVersus, ratio: also } } : {}),
-    status: decide(ratio.median),
+    status: decideAll(ratio.median),
+    ...extra,
   };
 }
 
@@ -262,7 +279,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const targets = TARGETS.map((spec) => evaluateTarget(spec, scenarios, footprint, footprintRan));
+  const targets = TARGETS.map((spec) => evaluateTarget(spec, scenarios, footprint, footprintRan, errors));
   const profiles: ProfileReport[] = [];
   if (settings.profile) {
     const missed = TARGETS.filter((spec) => targets.find((target) => target.id === spec.id)?.status === 'missed');

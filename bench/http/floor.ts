@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { benchClient } from '../impl/floor/client.js';
 import { createFloorServer, FloorClient, type FloorRequest, type FloorResponse } from '../impl/floor/protocol.js';
-import { listenLoopback, MCP_PATH } from '../lib/http-util.js';
+import { listenLoopback } from '../lib/http-util.js';
+import { ioWait } from '../lib/tools.js';
 import type { HttpAdapter } from '../lib/types.js';
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -25,8 +26,9 @@ export const httpAdapter: HttpAdapter = {
         res.writeHead(405).end();
         return;
       }
-      readBody(req).then((body) => {
+      readBody(req).then(async (body) => {
         const message = JSON.parse(body) as FloorRequest;
+        if (spec.ioDelayMs !== undefined && message.method === 'tools/call') await ioWait(spec.ioDelayMs);
         const headers: OutgoingHttpHeaders = {};
         if (mode === 'stateful') {
           if (message.method === 'initialize') {

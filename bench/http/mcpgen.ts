@@ -3,7 +3,7 @@
 import { benchClient } from '../impl/mcpgen/client.js';
 import { createServer } from '../impl/mcpgen/server.js';
 import { MCP_PATH } from '../lib/http-util.js';
-import { loadMcpgen, loadMcpgenNode } from '../lib/mcpgen-dist.js';
+import { loadMcpgen, loadMcpgenNode, loadMcpgenRevision } from '../lib/mcpgen-dist.js';
 import type { HttpAdapter } from '../lib/types.js';
 
 export const httpAdapter: HttpAdapter = {
@@ -13,9 +13,11 @@ export const httpAdapter: HttpAdapter = {
     return Number((await server.listen(0)).port);
   },
 
-  async connect(url) {
+  async connect(url, _mode, options) {
     const { Client, StreamableHttpClientTransport } = await loadMcpgen();
-    const client = new Client({ name: 'bench-client', version: '1.0.0' });
+    // A session needs a stateful revision: 2025-11-25, named by its generated module.
+    const pin = options?.session === true ? { protocolVersion: (await loadMcpgenRevision()).revision } : {};
+    const client = new Client({ name: 'bench-client', version: '1.0.0' }, pin);
     await client.connect(new StreamableHttpClientTransport(url));
     return benchClient(client);
   },

@@ -77,6 +77,8 @@ export function formatNumber(value: number): string {
   if (abs >= 1e6) return `${(value / 1e6).toPrecision(3)}M`;
   if (abs >= 1e4) return `${(value / 1e3).toPrecision(3)}k`;
   if (abs >= 100) return value.toFixed(0);
+  // Counts (failed requests, lost messages) read as counts: 0, not 0.0.
+  if (Number.isInteger(value)) return String(value);
   if (abs >= 10) return value.toFixed(1);
   if (abs >= 1) return value.toFixed(2);
   return value.toPrecision(2);
@@ -160,8 +162,10 @@ function renderTargets(targets: readonly TargetReport[]): string[] {
     if (target.ratio !== undefined) {
       measured = `${ratioCell(target.ratio)} ${target.versus}`;
       if (target.also !== undefined) measured += `; ${ratioCell(target.also.ratio)} ${target.also.versus}`;
+      if (target.note !== undefined) measured += `; ${target.note}`;
     } else if (target.value !== undefined) {
       measured = `${formatNumber(target.value)} ${target.unit ?? ''}`;
+      if (target.note !== undefined) measured += `; ${target.note}`;
     } else {
       measured = target.note ?? '—';
     }

@@ -1,4 +1,5 @@
 // The measured scenarios: what each runs in its fresh process(es), and which numbers it yields.
+import { LOAD_SCENARIOS } from './load-scenarios.js';
 import { distUrl, harnessScript, harnessUrl } from './paths.js';
 import { VALIDATION_CASES } from './payloads.js';
 import type { ClockWindow, PhaseResult } from './call-loop.js';
@@ -216,4 +217,5 @@ export const SCENARIOS: readonly Scenario[] = [
       return { values: { 'heap-mb': result.heapAfterBytes / 2 ** 20, growth: result.growthBytesPerCall } };
     },
   },
+  ...LOAD_SCENARIOS,
 ];

@@ -13,6 +13,14 @@ export interface Settings {
   readonly toolsList: { readonly toolCount: number; readonly durationMs: number; readonly warmupMs: number };
   readonly validation: { readonly durationMs: number; readonly warmupMs: number };
   readonly memory: { readonly calls: number; readonly warmupCalls: number; readonly checkpoints: number };
+  /** The load scenario: concurrent clients (one session each), how long they loop, and the tool's awaited ms. */
+  readonly load: { readonly clients: number; readonly durationMs: number; readonly toolDelayMs: number };
+  /**
+   * The loss runs: `requests` over `connections` (one session per connection), and `streams`
+   * SSE streams over `streamSessions` sessions with `steps` progress messages each (both spread
+   * below the per-session limit of 200 requests in progress).
+   */
+  readonly loss: { readonly requests: number; readonly connections: number; readonly streams: number; readonly streamSessions: number; readonly steps: number };
   /** Profile mcpgen (V8 CPU profile) wherever it misses a target. */
   readonly profile: boolean;
   /** Run the footprint scenario (installs packages from the registry). */
@@ -27,6 +35,8 @@ export const FULL: Settings = {
   toolsList: { toolCount: 1000, durationMs: 2000, warmupMs: 1000 },
   validation: { durationMs: 500, warmupMs: 200 },
   memory: { calls: 100_000, warmupCalls: 10_000, checkpoints: 10 },
+  load: { clients: 50, durationMs: 15_000, toolDelayMs: 5 },
+  loss: { requests: 10_000, connections: 200, streams: 1000, streamSessions: 50, steps: 10 },
   profile: true,
   footprint: true,
 };
@@ -40,6 +50,8 @@ export const QUICK: Settings = {
   toolsList: { toolCount: 1000, durationMs: 150, warmupMs: 100 },
   validation: { durationMs: 60, warmupMs: 30 },
   memory: { calls: 3000, warmupCalls: 500, checkpoints: 3 },
+  load: { clients: 50, durationMs: 2000, toolDelayMs: 5 },
+  loss: { requests: 2000, connections: 40, streams: 200, streamSessions: 10, steps: 5 },
   profile: false,
   footprint: false,
 };

@@ -24,6 +24,10 @@ export interface TargetSpec {
   /** Another implementation to report the ratio to, for information. */
   readonly alsoVersus?: ImplName;
   readonly profile: ProfilePlan;
+  /** A metric of the same scenario that must be 0 in every repetition of mcpgen for the target to be met (e.g. errors). */
+  readonly requireZero?: string;
+  /** Any failed run of mcpgen in the scenario misses the target: for correctness runs, which fail on what they check. */
+  readonly strict?: boolean;
   /** For footprint targets: which bundle, and whether the goal is a ratio to v2's server bundle. */
   readonly bundle?: 'serverPinnedBundle' | 'workerPinnedBundle' | 'serverBundle';
 }
@@ -63,5 +67,19 @@ export const TARGETS: readonly TargetSpec[] = [
   { id: 'unpinned-bundle', title: 'Minimal stdio server serving every revision, minified, all chunks: ≤ 400 KB', scenario: 'footprint', metric: 'totalBytes', versus: null, op: '<=', goal: 400, unit: 'KB', bundle: 'serverBundle', profile: { kind: 'bundle' } },
   { id: 'unpinned-bundle-v2', title: 'Minimal stdio server serving every revision, all chunks: below the official v2 server (≤ 1× v2)', scenario: 'footprint', metric: 'totalRatio', versus: 'v2', op: '<=', goal: 1, bundle: 'serverBundle', profile: { kind: 'bundle' } },
   { id: 'pinned-bundle-stretch', title: 'Minimal stdio server pinned to 2025-11-25, minified: ≤ 100 KB (the goal past the issue)', scenario: 'footprint', metric: 'bytes', versus: null, op: '<=', goal: 100, unit: 'KB', bundle: 'serverPinnedBundle', profile: { kind: 'bundle' } },
+  {
+    id: 'load-cps',
+    title: 'Load scenario (50 sessions, I/O-bound tool) calls/s: ≥ 3× v2, with no errors',
+    scenario: 'load',
+    metric: 'cps',
+    versus: 'v2',
+    op: '>=',
+    goal: 3,
+    requireZero: 'errors',
+    alsoVersus: 'floor',
+    profile: { kind: 'scenario', scenario: 'load' },
+  },
+  { id: 'load-10k-lost', title: '10,000 requests over 200 connections: none lost', scenario: 'load-10k', metric: 'lost', versus: null, op: '<=', goal: 0, unit: 'lost', strict: true, profile: { kind: 'none' } },
+  { id: 'sse-1000-lost', title: '1,000 concurrent SSE streams: no message lost', scenario: 'sse-1000', metric: 'lost', versus: null, op: '<=', goal: 0, unit: 'lost', strict: true, profile: { kind: 'none' } },
   { id: 'heap-growth', title: 'Heap growth per call: none (≤ 1 B/call)', scenario: 'heap', metric: 'growth', versus: null, op: '<=', goal: 1, unit: 'B/call', profile: { kind: 'none' } },
 ];

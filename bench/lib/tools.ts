@@ -26,6 +26,11 @@ export function jsonTools(count: number): { name: string; description: string; i
   return toolNames(count).map((name) => ({ name, description: describeTool(name), inputSchema: textInputSchema() }));
 }
 
+/** Resolves after `ms` on a timer: the awaited work of the load scenario's I/O-bound tool. */
+export function ioWait(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** The echo tool's result for `text`. */
 export function echoResult(text: string): { content: { type: 'text'; text: string }[] } {
   return { content: [{ type: 'text', text }] };

@@ -9,6 +9,20 @@ export function isImplName(value: string): value is ImplName {
 /** What the benchmark server offers: the `echo` tool plus fillers up to `toolCount` tools. */
 export interface ServerSpec {
   readonly toolCount: number;
+  /**
+   * When set, the echo tool is I/O-bound: it awaits a timer of this many ms before it answers
+   * (the load scenario's tool); otherwise it answers at once.
+   */
+  readonly ioDelayMs?: number | undefined;
+}
+
+/** How the load scenario connects (other scenarios connect with each SDK's defaults). */
+export interface ConnectOptions {
+  /**
+   * Start a session with `initialize`, even where the SDK's default client would not: mcpgen's
+   * default client speaks the sessionless 2026-07-28 revision, so it is pinned to 2025-11-25.
+   */
+  readonly session?: boolean | undefined;
 }
 
 /** A connected client, as far as the benchmark needs one. */
@@ -59,5 +73,5 @@ export interface HttpAdapter {
    */
   serve(mode: HttpMode, spec: ServerSpec): Promise<number>;
   /** Connects a client to `url` the way the SDK's documentation does. */
-  connect(url: URL, mode: HttpMode): Promise<BenchClient>;
+  connect(url: URL, mode: HttpMode, options?: ConnectOptions): Promise<BenchClient>;
 }

@@ -8,12 +8,13 @@ interface Args {
   readonly impl: ImplName;
   readonly mode: HttpMode;
   readonly toolCount: number;
+  readonly ioDelayMs?: number;
 }
 
 const args = workerArgs<Args>();
 const adapter = await loadHttpAdapter(args.impl);
 if (adapter === undefined) throw new Error(`${args.impl} has no HTTP adapter (bench/http/${args.impl}.ts)`);
-const port = await adapter.serve(args.mode, { toolCount: args.toolCount });
+const port = await adapter.serve(args.mode, { toolCount: args.toolCount, ioDelayMs: args.ioDelayMs });
 process.stdout.write(`${JSON.stringify({ port })}\n`);
 process.stdin.resume();
 process.stdin.on('end', () => process.exit(0));

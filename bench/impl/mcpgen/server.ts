@@ -1,7 +1,7 @@
 // mcpgen's benchmark server: the README's low-level Server with a tools/list and a tools/call handler.
 import type { Server } from '../../../runtime/index.js';
 import { loadMcpgen, loadMcpgenNode } from '../../lib/mcpgen-dist.js';
-import { jsonTools } from '../../lib/tools.js';
+import { ioWait, jsonTools } from '../../lib/tools.js';
 import type { ServerSide, ServerSpec } from '../../lib/types.js';
 
 export async function createServer(spec: ServerSpec): Promise<Server> {
@@ -9,9 +9,17 @@ export async function createServer(spec: ServerSpec): Promise<Server> {
   const server = new Server({ name: 'bench-echo', version: '1.0.0' }, { capabilities: { tools: {} } });
   const tools = jsonTools(spec.toolCount);
   server.setRequestHandler('tools/list', () => ({ tools }));
-  server.setRequestHandler('tools/call', (params) => ({
-    content: [{ type: 'text', text: String(params.arguments?.text ?? '') }],
-  }));
+  const delay = spec.ioDelayMs;
+  if (delay === undefined) {
+    server.setRequestHandler('tools/call', (params) => ({
+      content: [{ type: 'text', text: String(params.arguments?.text ?? '') }],
+    }));
+  } else {
+    server.setRequestHandler('tools/call', async (params) => {
+      await ioWait(delay);
+      return { content: [{ type: 'text', text: String(params.arguments?.text ?? '') }] };
+    });
+  }
   return server;
 }
 

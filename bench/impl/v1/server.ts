@@ -3,15 +3,17 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import { describeTool, toolNames } from '../../lib/tools.js';
+import { describeTool, ioWait, toolNames } from '../../lib/tools.js';
 import type { ServerSide, ServerSpec } from '../../lib/types.js';
 
 export function createServer(spec: ServerSpec): McpServer {
   const server = new McpServer({ name: 'bench-echo', version: '1.0.0' });
+  const delay = spec.ioDelayMs;
   for (const name of toolNames(spec.toolCount)) {
-    server.registerTool(name, { description: describeTool(name), inputSchema: { text: z.string() } }, async ({ text }) => ({
-      content: [{ type: 'text', text }],
-    }));
+    server.registerTool(name, { description: describeTool(name), inputSchema: { text: z.string() } }, async ({ text }) => {
+      if (delay !== undefined) await ioWait(delay);
+      return { content: [{ type: 'text', text }] };
+    });
   }
   return server;
 }

@@ -30,11 +30,19 @@ import { defaultLoader } from '../../core/revisions.js';
 import type { Transport } from '../../core/transport.js';
 import type { Client } from '../../peers/client.js';
 import { registerExtensionModule } from '../../peers/extension.js';
-import { appCallable } from './visibility.js';
+import { appCallable, type ToolWithMeta } from './visibility.js';
 
 type InitializeParams = NonNullable<McpUiInitializeRequest['params']>;
 /** What a sandbox proxy is sent to load: the View's HTML, its CSP, permissions and sandbox tokens. */
 export type SandboxResource = McpUiSandboxResourceReadyNotification['params'];
+
+/**
+ * The host context as a host gives it: the schema's `McpUiHostContext`, with `toolInfo.tool` a
+ * tool as `tools/list` returned it (of either era).
+ */
+export type AppHostContext = Omit<McpUiHostContext, 'toolInfo'> & {
+  readonly toolInfo?: { readonly id?: string | number; readonly tool: ToolWithMeta };
+};
 
 /** The app protocol versions a host answers with, newest first: the pinned one and its predecessor. */
 const SUPPORTED_VERSIONS = [latestAppsVersion, '2025-11-21'];
@@ -65,7 +73,7 @@ export interface AppHostOptions extends AppHostHandlers {
   /** The host, as `hostInfo` of the `ui/initialize` result. */
   readonly hostInfo: Stateful.Implementation;
   /** The context the View starts with (theme, display mode, the tool call it renders, …). */
-  readonly hostContext?: McpUiHostContext;
+  readonly hostContext?: AppHostContext;
   /** Capabilities declared beyond those the handlers imply (sandbox grants, say). */
   readonly hostCapabilities?: McpUiHostCapabilities;
   /** The server's tools, to check visibility; default `client.listAll('tools/list')`, fetched once and again on a miss. */
@@ -108,7 +116,7 @@ export class AppHost {
 
   constructor(options: AppHostOptions) {
     this.options = options;
-    this.context = { ...options.hostContext };
+    this.context = { ...options.hostContext } as McpUiHostContext;
     this.initialized = new Promise((resolve) => {
       this.resolveInitialized = resolve;
     });
@@ -166,8 +174,8 @@ export class AppHost {
   }
 
   /** Merges `changes` into the host context and tells the View (`ui/notifications/host-context-changed`). */
-  updateHostContext(changes: McpUiHostContext): Promise<void> {
-    this.context = { ...this.context, ...changes };
+  updateHostContext(changes: AppHostContext): Promise<void> {
+    this.context = { ...this.context, ...(changes as McpUiHostContext) };
     return this.notify('ui/notifications/host-context-changed', changes as Params);
   }
 

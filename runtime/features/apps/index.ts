@@ -8,7 +8,7 @@
 // Server: an app tool and its ui:// resource.
 export { registerApp, registerAppResource, registerAppTool, type AppConfig, type AppHtml, type AppResourceConfig, type AppToolConfig, type RegisteredApp } from './server.js';
 // Host: the bridge to one View, the frame it lives in, and what tool metadata says.
-export { AppHost, MAX_QUEUED_NOTIFICATIONS, type AppHostHandlers, type AppHostOptions, type SandboxResource } from './app-host.js';
+export { AppHost, MAX_QUEUED_NOTIFICATIONS, type AppHostContext, type AppHostHandlers, type AppHostOptions, type SandboxResource } from './app-host.js';
 export { renderApp, type RenderAppOptions, type RenderedApp } from './render.js';
 export { runSandboxProxy, type SandboxProxy, type SandboxProxyOptions } from './sandbox-proxy.js';
 export { appCallable, appResourceUri, modelVisible, type ToolWithMeta } from './visibility.js';

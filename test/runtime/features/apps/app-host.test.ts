@@ -145,4 +145,12 @@ describe('AppHost on bad input from a View', () => {
     expect(await reply).toEqual({ jsonrpc: '2.0', id: 8, result: {} });
     expect(errors.map((error) => error.message).join('\n')).toMatch(/size-changed/);
   });
+
+  it('drops a View\'s notifications/message (a server-to-client notification on this connection) and reports it', async () => {
+    const { send, errors } = await raw();
+    const reply = send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hello' } });
+    current!.appPort.postMessage({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    expect(await reply).toEqual({ jsonrpc: '2.0', id: 9, result: {} });
+    expect(errors.map((error) => error.message).join('\n')).toMatch(/notifications\/message/);
+  });
 });

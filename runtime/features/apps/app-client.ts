@@ -111,16 +111,24 @@ export class AppClient {
     registerExtensionModule({ protocol, extensions: [], protocolVersion: coreRevision }, extensionModule);
     this.protocol = protocol;
     this.install(protocol);
-    await protocol.connect(transport ?? parentTransport());
-    const result = await protocol.request<McpUiInitializeResult>('ui/initialize', {
-      appInfo: this.info,
-      appCapabilities: this.options.capabilities ?? {},
-      protocolVersion,
-    } as unknown as Params);
-    this.initializeResult = result;
-    this.context = { ...result.hostContext };
-    await protocol.notification('ui/notifications/initialized', {});
-    return result;
+    try {
+      await protocol.connect(transport ?? parentTransport());
+      const result = await protocol.request<McpUiInitializeResult>('ui/initialize', {
+        appInfo: this.info,
+        appCapabilities: this.options.capabilities ?? {},
+        protocolVersion,
+      } as unknown as Params);
+      this.initializeResult = result;
+      this.context = { ...result.hostContext };
+      await protocol.notification('ui/notifications/initialized', {});
+      return result;
+    } catch (error) {
+      // A failed handshake leaves nothing connected, so connect() may be tried again.
+      this.protocol = undefined;
+      this.initializeResult = undefined;
+      await protocol.close();
+      throw error;
+    }
   }
 
   /** Calls a tool of the app's server through the host (which refuses tools not visible to apps). */

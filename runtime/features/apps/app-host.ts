@@ -76,8 +76,14 @@ export interface AppHostOptions extends AppHostHandlers {
   readonly hostContext?: AppHostContext;
   /** Capabilities declared beyond those the handlers imply (sandbox grants, say). */
   readonly hostCapabilities?: McpUiHostCapabilities;
-  /** The server's tools, to check visibility; default `client.listAll('tools/list')`, fetched once and again on a miss. */
+  /**
+   * The server's tools, to check visibility; default `client.listAll('tools/list')`. The list is
+   * fetched at the View's first tool call and again when the View names a tool it lacks, at most
+   * once per `toolListTtlMs`, so a View cannot make the host flood the server with listings.
+   */
   readonly listTools?: () => Promise<readonly Stateful.Tool[]>;
+  /** Least time between two fetches of the tool list; default 1 s. */
+  readonly toolListTtlMs?: number;
   /** Timeout of the host's own requests to the View (`ui/resource-teardown`); default 5 s. */
   readonly requestTimeoutMs?: number;
   /** Problems with no request to answer (a bad notification from the View, a failed send). */
@@ -111,6 +117,7 @@ export class AppHost {
   private ready = false;
   private readonly queue: { method: string; params: Params | undefined; settle: (error?: unknown) => void }[] = [];
   private tools: Map<string, Stateful.Tool> | undefined;
+  private toolsFetchedAt = Number.NEGATIVE_INFINITY;
   private sandboxResource: SandboxResource | undefined;
   private resolveInitialized!: (params: InitializeParams) => void;
 
@@ -255,7 +262,8 @@ export class AppHost {
   /** Refuses a tool the View may not call: unknown to the server, or without `app` in its visibility. */
   private async checkCallable(name: string): Promise<void> {
     let tool = this.tools?.get(name);
-    if (tool === undefined) {
+    if (tool === undefined && Date.now() - this.toolsFetchedAt >= (this.options.toolListTtlMs ?? 1_000)) {
+      this.toolsFetchedAt = Date.now();
       const list = await (this.options.listTools ?? (() => this.options.client.listAll('tools/list') as Promise<Stateful.Tool[]>))();
       this.tools = new Map(list.map((entry) => [entry.name, entry]));
       tool = this.tools.get(name);

@@ -67,6 +67,27 @@ describe('AppHost with AppClient', () => {
     expect(read.contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app', _meta: { ui: { csp: { connectDomains: ['https://api.example.com'] } } } });
   });
 
+  it('fetches the tool list again on a miss at most once per toolListTtlMs', async () => {
+    let listings = 0;
+    const f = (current = await fixture());
+    const host = new AppHost({
+      client: f.client,
+      hostInfo: { name: 'h', version: '1' },
+      toolListTtlMs: 60_000,
+      listTools: async () => {
+        listings++;
+        return f.client.listAll('tools/list');
+      },
+    });
+    await host.connect(new PostMessageTransport(endpoint(f.hostPort)));
+    const app = new AppClient({ name: 'v', version: '1' });
+    await app.connect(new PostMessageTransport(endpoint(f.appPort)));
+    await app.callTool('plain');
+    for (let i = 0; i < 5; i++) await expect(app.callTool(`missing-${i}`)).rejects.toMatchObject({ code: -32602 });
+    await app.callTool('greet', { name: 'x' });
+    expect(listings).toBe(1);
+  });
+
   it('passes size changes, links and display mode requests to the host, and tears the View down', async () => {
     const sizes: unknown[] = [];
     const links: string[] = [];

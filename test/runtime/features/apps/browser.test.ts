@@ -47,7 +47,7 @@ describe('the greeter app in Chromium, host and app on different origins', () =>
     await expect.poll(() => view.locator('#result').textContent(), { timeout: 15_000 }).toBe('Hello, World!');
     expect(await view.locator('#name').inputValue()).toBe('World');
     expect(demo!.calls).toEqual(['World']);
-  });
+  }, 60_000);
 
   it('calls the tool from the View\'s form through the host and shows the result in the View', async () => {
     const view = page.frameLocator('iframe').frameLocator('iframe');
@@ -55,7 +55,7 @@ describe('the greeter app in Chromium, host and app on different origins', () =>
     await view.locator('button[type="submit"]').click();
     await expect.poll(() => view.locator('#result').textContent(), { timeout: 15_000 }).toBe('Hello, Grace!');
     expect(demo!.calls).toEqual(['World', 'Grace']);
-  });
+  }, 60_000);
 
   it('runs the View under its CSP with an opaque origin: no network, no access to the proxy', async () => {
     const proxy = page.frames().find((frame) => frame.parentFrame() === page.mainFrame())!;

@@ -8,7 +8,8 @@ import { Client, StreamableHttpClientTransport } from '../../runtime/index.js';
 import { AppHost, appResourceUri, appsHostExtension, renderApp } from '../../runtime/features/apps/index.js';
 import type { CallToolResult, ReadResourceResult } from '../../generated/2025-11-25/index.js';
 
-const config = JSON.parse(document.querySelector('#config')!.textContent!) as { mcpUrl: string; sandboxUrl: string };
+// Without a sandbox proxy (serve.ts leaves it out for `/?direct`), renderApp uses a srcdoc frame.
+const config = JSON.parse(document.querySelector('#config')!.textContent!) as { mcpUrl: string; sandboxUrl?: string };
 const client = new Client({ name: 'demo-host', version: '1.0.0' }, { extensions: [appsHostExtension()] });
 await client.connect(new StreamableHttpClientTransport(new URL(config.mcpUrl)));
 

@@ -43,8 +43,12 @@ export async function startAppsDemo(): Promise<AppsDemo> {
   const calls: string[] = [];
 
   let hostOrigin = '';
-  let config = '';
-  const hostPage = await page((_request, response) => {
+  let mcpUrl = '';
+  let sandboxUrl = '';
+  const hostPage = await page((request, response) => {
+    // `/?direct` renders the View without the sandbox proxy, in a srcdoc frame of the host page.
+    const direct = new URL(request.url ?? '/', hostOrigin).searchParams.has('direct');
+    const config = escapeJson(direct ? { mcpUrl } : { mcpUrl, sandboxUrl });
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(`<!doctype html><title>MCP Apps demo host</title><h1>Demo host</h1><div id="app"></div>
 <script type="application/json" id="config">${config}</script><script type="module">${host}</script>`);
@@ -61,8 +65,8 @@ export async function startAppsDemo(): Promise<AppsDemo> {
   });
   const mcp = createGreeter(view, (name) => calls.push(name));
   const node = createMcpNodeServer({ server: () => mcp.createServer(), path: '/mcp', cors: { origins: [hostOrigin] } });
-  const mcpUrl = (await node.listen(0)).href;
-  config = escapeJson({ mcpUrl, sandboxUrl: `${sandboxPage.origin}/sandbox.html` });
+  mcpUrl = (await node.listen(0)).href;
+  sandboxUrl = `${sandboxPage.origin}/sandbox.html`;
 
   const stop = (server: Server) => new Promise<void>((resolve) => {
     server.close(() => resolve());

@@ -67,6 +67,17 @@ describe('AppHost with AppClient', () => {
     expect(read.contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app', _meta: { ui: { csp: { connectDomains: ['https://api.example.com'] } } } });
   });
 
+  it('cancels the relayed tools/call on the server when the View cancels its call', async () => {
+    const { f, app } = await connected();
+    await app.connect(new PostMessageTransport(endpoint(f.appPort)));
+    const abort = new AbortController();
+    const call = app.callTool('hang', {}, { signal: abort.signal });
+    await f.hangs;
+    abort.abort('the user closed the form');
+    await expect(call).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
+    await f.hangAborted;
+  });
+
   it('fetches the tool list again on a miss at most once per toolListTtlMs', async () => {
     let listings = 0;
     const f = (current = await fixture());

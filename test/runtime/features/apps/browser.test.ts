@@ -81,3 +81,27 @@ describe('the greeter app in Chromium, host and app on different origins', () =>
     expect(await page.locator('iframe').evaluate((frame) => (frame as HTMLIFrameElement).style.height)).toMatch(/^\d+px$/);
   });
 });
+
+describe('the greeter app in Chromium without a sandbox proxy (a srcdoc frame)', () => {
+  it('renders the View with an opaque origin and its CSP, and its form calls the tool through the host', async () => {
+    const direct = await browser!.newPage();
+    try {
+      await direct.goto(`${demo!.hostUrl}?direct`);
+      await direct.waitForSelector('body[data-state="ready"]', { timeout: 30_000 });
+      const frame = direct.locator('iframe');
+      expect(await frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
+      expect(await frame.getAttribute('src')).toBeNull();
+      expect(await frame.evaluate((element) => (element as HTMLIFrameElement).srcdoc)).toMatch(/^<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src 'none'; /);
+      const view = direct.frameLocator('iframe');
+      await expect.poll(() => view.locator('#result').textContent(), { timeout: 15_000 }).toBe('Hello, World!');
+      await view.locator('#name').fill('Alan');
+      await view.locator('button[type="submit"]').click();
+      await expect.poll(() => view.locator('#result').textContent(), { timeout: 15_000 }).toBe('Hello, Alan!');
+      expect(demo!.calls.slice(-2)).toEqual(['World', 'Alan']);
+      const inner = direct.frames().find((candidate) => candidate.parentFrame() === direct.mainFrame())!;
+      expect(await inner.evaluate(() => window.origin)).toBe('null');
+    } finally {
+      await direct.close();
+    }
+  }, 60_000);
+});

@@ -16,11 +16,18 @@ export interface Fixture {
   readonly calls: { name: string; args: unknown }[];
   readonly hostPort: MessagePort;
   readonly appPort: MessagePort;
+  /** Settle when the `hang` tool started, and when its call was cancelled. */
+  readonly hangs: Promise<void>;
+  readonly hangAborted: Promise<void>;
   close(): Promise<void>;
 }
 
 export async function fixture(): Promise<Fixture> {
   const calls: { name: string; args: unknown }[] = [];
+  let started!: () => void;
+  let aborted!: () => void;
+  const hangs = new Promise<void>((resolve) => (started = resolve));
+  const hangAborted = new Promise<void>((resolve) => (aborted = resolve));
   const mcp = new McpServer({ name: 'greeter', version: '1.0.0' });
   registerApp(mcp, 'greet', {
     description: 'Greets someone',
@@ -40,6 +47,16 @@ export async function fixture(): Promise<Fixture> {
     return { content: [{ type: 'text', text: 'erased' }] };
   });
   mcp.registerTool('plain', {}, () => ({ content: [{ type: 'text', text: 'plain' }] }));
+  // Runs until its call is cancelled; `hangs` tells when it started, `aborted` when it saw the cancellation.
+  mcp.registerTool('hang', {}, (_args, context) => {
+    started();
+    return new Promise((_resolve, reject) => {
+      context.signal.addEventListener('abort', () => {
+        aborted();
+        reject(new Error('cancelled'));
+      });
+    });
+  });
   const [clientSide, serverSide] = createLinkedPair();
   await mcp.connect(serverSide);
   const client = new Client({ name: 'host', version: '1.0.0' }, { extensions: [appsHostExtension()] });
@@ -49,6 +66,8 @@ export async function fixture(): Promise<Fixture> {
     mcp,
     client,
     calls,
+    hangs,
+    hangAborted,
     hostPort: port1,
     appPort: port2,
     close: async () => {

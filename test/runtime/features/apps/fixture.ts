@@ -50,7 +50,7 @@ export async function fixture(): Promise<Fixture> {
   // Runs until its call is cancelled; `hangs` tells when it started, `aborted` when it saw the cancellation.
   mcp.registerTool('hang', {}, (_args, context) => {
     started();
-    return new Promise((_resolve, reject) => {
+    return new Promise<never>((_resolve, reject) => {
       context.signal.addEventListener('abort', () => {
         aborted();
         reject(new Error('cancelled'));

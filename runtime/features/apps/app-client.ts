@@ -14,6 +14,7 @@ import {
   type McpUiMessageRequest,
   type McpUiUpdateModelContextRequest,
 } from '../../../generated/extensions/apps/index.js';
+import { Method } from '../../../generated/methods.js';
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { SdkError } from '../../core/errors.js';
 import { Protocol } from '../../core/protocol.js';
@@ -113,14 +114,14 @@ export class AppClient {
     this.install(protocol);
     try {
       await protocol.connect(transport ?? parentTransport());
-      const result = await protocol.request<McpUiInitializeResult>('ui/initialize', {
+      const result = await protocol.request<McpUiInitializeResult>(Method.UiInitialize, {
         appInfo: this.info,
         appCapabilities: this.options.capabilities ?? {},
         protocolVersion,
       } as unknown as Params);
       this.initializeResult = result;
       this.context = { ...result.hostContext };
-      await protocol.notification('ui/notifications/initialized', {});
+      await protocol.notification(Method.UiNotificationsInitialized, {});
       return result;
     } catch (error) {
       // A failed handshake leaves nothing connected, so connect() may be tried again.
@@ -133,37 +134,37 @@ export class AppClient {
 
   /** Calls a tool of the app's server through the host (which refuses tools not visible to apps). */
   callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<Stateful.CallToolResult> {
-    return this.connected().request<Stateful.CallToolResult>('tools/call', { name, arguments: args }, options);
+    return this.connected().request<Stateful.CallToolResult>(Method.ToolsCall, { name, arguments: args }, options);
   }
 
   /** Reads a resource of the app's server through the host. */
   readResource(uri: string, options?: RequestOptions): Promise<Stateful.ReadResourceResult> {
-    return this.connected().request<Stateful.ReadResourceResult>('resources/read', { uri }, options);
+    return this.connected().request<Stateful.ReadResourceResult>(Method.ResourcesRead, { uri }, options);
   }
 
   /** Asks the host to open `url` (`ui/open-link`); rejects with the host's error when it refuses. */
   async openLink(url: string): Promise<void> {
-    await this.connected().request('ui/open-link', { url });
+    await this.connected().request(Method.UiOpenLink, { url });
   }
 
   /** Sends a message to the conversation as the user (`ui/message`). */
   async sendMessage(content: NonNullable<McpUiMessageRequest['params']>['content']): Promise<void> {
-    await this.connected().request('ui/message', { role: 'user', content } as unknown as Params);
+    await this.connected().request(Method.UiMessage, { role: 'user', content } as unknown as Params);
   }
 
   /** Replaces the context the View gives the model (`ui/update-model-context`). */
   async updateModelContext(params: NonNullable<McpUiUpdateModelContextRequest['params']>): Promise<void> {
-    await this.connected().request('ui/update-model-context', params as unknown as Params);
+    await this.connected().request(Method.UiUpdateModelContext, params as unknown as Params);
   }
 
   /** Reports the View's size in pixels (`ui/notifications/size-changed`). */
   reportSize(size: { readonly width?: number; readonly height?: number }): Promise<void> {
-    return this.connected().notification('ui/notifications/size-changed', { ...size });
+    return this.connected().notification(Method.UiNotificationsSizeChanged, { ...size });
   }
 
   /** Asks the host to close the View (`ui/notifications/request-teardown`). */
   requestTeardown(): Promise<void> {
-    return this.connected().notification('ui/notifications/request-teardown', {});
+    return this.connected().notification(Method.UiNotificationsRequestTeardown, {});
   }
 
   /**
@@ -199,16 +200,16 @@ export class AppClient {
 
   private install(protocol: Protocol): void {
     const handlers = this.options;
-    protocol.setRequestHandler('ping', () => ({}));
-    protocol.setNotificationHandler<{ arguments?: Record<string, unknown> }>('ui/notifications/tool-input', (params) => handlers.onToolInput?.(params.arguments ?? {}));
-    protocol.setNotificationHandler<{ arguments?: Record<string, unknown> }>('ui/notifications/tool-input-partial', (params) => handlers.onToolInputPartial?.(params.arguments ?? {}));
-    protocol.setNotificationHandler<Stateful.CallToolResult>('ui/notifications/tool-result', (params) => handlers.onToolResult?.(params));
-    protocol.setNotificationHandler<{ reason?: string } | undefined>('ui/notifications/tool-cancelled', (params) => handlers.onToolCancelled?.(params?.reason));
-    protocol.setNotificationHandler<McpUiHostContext>('ui/notifications/host-context-changed', (changes) => {
+    protocol.setRequestHandler(Method.Ping, () => ({}));
+    protocol.setNotificationHandler<{ arguments?: Record<string, unknown> }>(Method.UiNotificationsToolInput, (params) => handlers.onToolInput?.(params.arguments ?? {}));
+    protocol.setNotificationHandler<{ arguments?: Record<string, unknown> }>(Method.UiNotificationsToolInputPartial, (params) => handlers.onToolInputPartial?.(params.arguments ?? {}));
+    protocol.setNotificationHandler<Stateful.CallToolResult>(Method.UiNotificationsToolResult, (params) => handlers.onToolResult?.(params));
+    protocol.setNotificationHandler<{ reason?: string } | undefined>(Method.UiNotificationsToolCancelled, (params) => handlers.onToolCancelled?.(params?.reason));
+    protocol.setNotificationHandler<McpUiHostContext>(Method.UiNotificationsHostContextChanged, (changes) => {
       this.context = { ...this.context, ...changes };
       handlers.onHostContextChanged?.(changes);
     });
-    protocol.setRequestHandler('ui/resource-teardown', async () => {
+    protocol.setRequestHandler(Method.UiResourceTeardown, async () => {
       await handlers.onTeardown?.();
       return {};
     });

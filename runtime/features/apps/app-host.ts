@@ -22,6 +22,7 @@ import {
   type McpUiDisplayMode,
   type McpUiSandboxResourceReadyNotification,
 } from '../../../generated/extensions/apps/index.js';
+import { Method } from '../../../generated/methods.js';
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { ProtocolError, SdkError } from '../../core/errors.js';
 import { Protocol } from '../../core/protocol.js';
@@ -43,9 +44,6 @@ export type SandboxResource = McpUiSandboxResourceReadyNotification['params'];
 export type AppHostContext = Omit<McpUiHostContext, 'toolInfo'> & {
   readonly toolInfo?: { readonly id?: string | number; readonly tool: ToolWithMeta };
 };
-
-/** The app protocol versions a host answers with, newest first: the pinned one and its predecessor. */
-const SUPPORTED_VERSIONS = [latestAppsVersion, '2025-11-21'];
 
 /** How many notifications wait for the View's `ui/notifications/initialized`; more are refused. */
 export const MAX_QUEUED_NOTIFICATIONS = 64;
@@ -162,28 +160,28 @@ export class AppHost {
 
   /** `ui/notifications/tool-input`: the complete arguments of the tool call the View renders. */
   sendToolInput(args: Record<string, unknown>): Promise<void> {
-    return this.notify('ui/notifications/tool-input', { arguments: args });
+    return this.notify(Method.UiNotificationsToolInput, { arguments: args });
   }
 
   /** `ui/notifications/tool-input-partial`: arguments as far as the model has streamed them. */
   sendToolInputPartial(args: Record<string, unknown>): Promise<void> {
-    return this.notify('ui/notifications/tool-input-partial', { arguments: args });
+    return this.notify(Method.UiNotificationsToolInputPartial, { arguments: args });
   }
 
   /** `ui/notifications/tool-result`: the tool call's result. */
   sendToolResult(result: Stateful.CallToolResult): Promise<void> {
-    return this.notify('ui/notifications/tool-result', result as unknown as Params);
+    return this.notify(Method.UiNotificationsToolResult, result as unknown as Params);
   }
 
   /** `ui/notifications/tool-cancelled`: the tool call will not finish. */
   sendToolCancelled(reason?: string): Promise<void> {
-    return this.notify('ui/notifications/tool-cancelled', reason === undefined ? {} : { reason });
+    return this.notify(Method.UiNotificationsToolCancelled, reason === undefined ? {} : { reason });
   }
 
   /** Merges `changes` into the host context and tells the View (`ui/notifications/host-context-changed`). */
   updateHostContext(changes: AppHostContext): Promise<void> {
     this.context = { ...this.context, ...(changes as McpUiHostContext) };
-    return this.notify('ui/notifications/host-context-changed', changes as Params);
+    return this.notify(Method.UiNotificationsHostContextChanged, changes as Params);
   }
 
   /**
@@ -194,7 +192,7 @@ export class AppHost {
     const protocol = this.protocol;
     if (protocol === undefined) return;
     try {
-      if (this.ready) await protocol.request<McpUiResourceTeardownResult>('ui/resource-teardown', {});
+      if (this.ready) await protocol.request<McpUiResourceTeardownResult>(Method.UiResourceTeardown, {});
     } catch (error) {
       this.options.onerror?.(error instanceof Error ? error : new Error(String(error)));
     } finally {
@@ -209,42 +207,44 @@ export class AppHost {
 
   private install(protocol: Protocol): void {
     const options = this.options;
-    protocol.setRequestHandler<InitializeParams, McpUiInitializeResult>('ui/initialize', (params) => {
+    protocol.setRequestHandler<InitializeParams, McpUiInitializeResult>(Method.UiInitialize, (params) => {
       this.appParams = params;
       return {
-        protocolVersion: SUPPORTED_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : latestAppsVersion,
+        // The pinned version is the one the host speaks; a View asking for another decides
+        // whether it can go on with this one.
+        protocolVersion: latestAppsVersion,
         hostInfo: options.hostInfo,
         hostCapabilities: this.capabilities(),
         hostContext: this.context,
       };
     });
-    protocol.setNotificationHandler('ui/notifications/initialized', () => this.markReady());
+    protocol.setNotificationHandler(Method.UiNotificationsInitialized, () => this.markReady());
     // The proxy, not the View, sends this; the rule that nothing goes to the View before it is
     // initialized does not cover the proxy's resource.
-    protocol.setNotificationHandler('ui/notifications/sandbox-proxy-ready', async () => {
-      if (this.sandboxResource !== undefined) await protocol.notification('ui/notifications/sandbox-resource-ready', this.sandboxResource as unknown as Params);
+    protocol.setNotificationHandler(Method.UiNotificationsSandboxProxyReady, async () => {
+      if (this.sandboxResource !== undefined) await protocol.notification(Method.UiNotificationsSandboxResourceReady, this.sandboxResource as unknown as Params);
     });
-    protocol.setRequestHandler('ping', () => ({}));
-    protocol.setRequestHandler<Params, unknown>('tools/call', async (params, context) => {
+    protocol.setRequestHandler(Method.Ping, () => ({}));
+    protocol.setRequestHandler<Params, unknown>(Method.ToolsCall, async (params, context) => {
       const name = params.name as string;
       await this.checkCallable(name);
-      return options.client.request('tools/call', params as never, { signal: context.signal });
+      return options.client.request(Method.ToolsCall, params as never, { signal: context.signal });
     });
-    protocol.setRequestHandler<Params, unknown>('resources/read', (params, context) => options.client.request('resources/read', params as never, { signal: context.signal }));
+    protocol.setRequestHandler<Params, unknown>(Method.ResourcesRead, (params, context) => options.client.request(Method.ResourcesRead, params as never, { signal: context.signal }));
     const reply = <P>(method: string, handle: ((params: P) => void | Promise<void>) | undefined) => {
       if (handle !== undefined) protocol.setRequestHandler<P, Record<string, never>>(method, async (params) => (await handle(params), {}));
     };
-    reply<{ url: string }>('ui/open-link', options.openLink === undefined ? undefined : (params) => options.openLink!(params.url));
-    reply('ui/message', options.message);
-    reply('ui/update-model-context', options.updateModelContext);
-    protocol.setRequestHandler<{ mode: McpUiDisplayMode }, { mode: McpUiDisplayMode }>('ui/request-display-mode', async ({ mode }) => {
+    reply<{ url: string }>(Method.UiOpenLink, options.openLink === undefined ? undefined : (params) => options.openLink!(params.url));
+    reply(Method.UiMessage, options.message);
+    reply(Method.UiUpdateModelContext, options.updateModelContext);
+    protocol.setRequestHandler<{ mode: McpUiDisplayMode }, { mode: McpUiDisplayMode }>(Method.UiRequestDisplayMode, async ({ mode }) => {
       const current = this.context.displayMode ?? 'inline';
       const set = options.requestDisplayMode === undefined ? current : await options.requestDisplayMode(mode);
       if (set !== current) this.context = { ...this.context, displayMode: set };
       return { mode: set };
     });
-    protocol.setNotificationHandler<NonNullable<McpUiSizeChangedNotification['params']>>('ui/notifications/size-changed', (params) => options.sizeChanged?.(params));
-    protocol.setNotificationHandler('ui/notifications/request-teardown', () => options.teardownRequested?.());
+    protocol.setNotificationHandler<NonNullable<McpUiSizeChangedNotification['params']>>(Method.UiNotificationsSizeChanged, (params) => options.sizeChanged?.(params));
+    protocol.setNotificationHandler(Method.UiNotificationsRequestTeardown, () => options.teardownRequested?.());
   }
 
   private capabilities(): McpUiHostCapabilities {
@@ -264,7 +264,7 @@ export class AppHost {
     let tool = this.tools?.get(name);
     if (tool === undefined && Date.now() - this.toolsFetchedAt >= (this.options.toolListTtlMs ?? 1_000)) {
       this.toolsFetchedAt = Date.now();
-      const list = await (this.options.listTools ?? (() => this.options.client.listAll('tools/list') as Promise<Stateful.Tool[]>))();
+      const list = await (this.options.listTools ?? (() => this.options.client.listAll(Method.ToolsList) as Promise<Stateful.Tool[]>))();
       this.tools = new Map(list.map((entry) => [entry.name, entry]));
       tool = this.tools.get(name);
     }

@@ -106,7 +106,10 @@ export interface AppHostOptions extends AppHostHandlers {
  * ```
  */
 export class AppHost {
-  /** Resolves with the View's `ui/initialize` params once it sent `ui/notifications/initialized`. */
+  /**
+   * Resolves with the View's `ui/initialize` params once it sent `ui/notifications/initialized`;
+   * rejects with SdkError('CONNECTION_CLOSED') when the connection ends before that.
+   */
   readonly initialized: Promise<InitializeParams>;
   private readonly options: AppHostOptions;
   private protocol: Protocol | undefined;
@@ -118,13 +121,17 @@ export class AppHost {
   private toolsFetchedAt = Number.NEGATIVE_INFINITY;
   private sandboxResource: SandboxResource | undefined;
   private resolveInitialized!: (params: InitializeParams) => void;
+  private rejectInitialized!: (error: Error) => void;
 
   constructor(options: AppHostOptions) {
     this.options = options;
     this.context = { ...options.hostContext } as McpUiHostContext;
-    this.initialized = new Promise((resolve) => {
+    this.initialized = new Promise((resolve, reject) => {
       this.resolveInitialized = resolve;
+      this.rejectInitialized = reject;
     });
+    // Nobody need wait for it: a View closed before it initialized is no unhandled rejection.
+    this.initialized.catch(() => {});
   }
 
   /** The View's `appInfo` and `appCapabilities`, once it sent `ui/initialize`. */
@@ -145,7 +152,11 @@ export class AppHost {
     registerExtensionModule({ protocol, extensions: [], protocolVersion: coreRevision }, extensionModule);
     this.protocol = protocol;
     this.install(protocol);
-    protocol.onclose = () => this.failQueue(new SdkError('CONNECTION_CLOSED', 'The app connection closed'));
+    protocol.onclose = () => {
+      const closed = new SdkError('CONNECTION_CLOSED', 'The app connection closed');
+      this.failQueue(closed);
+      if (!this.ready) this.rejectInitialized(closed);
+    };
     await protocol.connect(transport);
   }
 

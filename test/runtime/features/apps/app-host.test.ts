@@ -50,6 +50,7 @@ describe('AppHost with AppClient', () => {
     const waiting = Array.from({ length: MAX_QUEUED_NOTIFICATIONS }, (_, i) => host.sendToolInputPartial({ i }));
     await expect(host.sendToolInput({})).rejects.toMatchObject({ code: 'SEND_FAILED' });
     await host.close();
+    await expect(host.initialized).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
     const outcomes = await Promise.allSettled(waiting);
     expect(outcomes.every((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'CONNECTION_CLOSED')).toBe(true);
   });

@@ -60,5 +60,5 @@ describe('apps doc examples', () => {
       .filter((diagnostic) => diagnostic.file !== undefined && virtual.has(diagnostic.file.fileName))
       .map((diagnostic) => `${virtual.get(diagnostic.file!.fileName)!.name}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
     expect(problems).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

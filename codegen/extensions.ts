@@ -356,5 +356,13 @@ export async function emitExtensionFiles(built: BuiltExtension, emitMethods: (mo
   // The result-alternative validators are used by name in `resultAlternatives`.
   const indexWithImports =
     altValidators.length === 0 ? index : index.replace(`import * as validators from './validators.js';`, `import * as validators from './validators.js';\nimport { ${altValidators.join(', ')} } from './validators.js';`);
-  return { 'types.ts': types, 'validators.ts': `${validatorLines.join('\n')}\n`, 'methods.ts': methods, 'index.ts': indexWithImports };
+  // A module of its own, so that importing the extension never loads the core revision: code
+  // that speaks only the extension (an app's View) imports it statically instead of bundling
+  // every revision's lazy loader.
+  const core = [
+    `/** The core revision module (${pin.core}) that the extension's connection speaks, loaded eagerly. */`,
+    `export { revisionModule as coreRevisionModule } from '${coreDir}/index.js';`,
+    '',
+  ].join('\n');
+  return { 'types.ts': types, 'validators.ts': `${validatorLines.join('\n')}\n`, 'methods.ts': methods, 'index.ts': indexWithImports, 'core.ts': core };
 }

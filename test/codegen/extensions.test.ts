@@ -51,7 +51,7 @@ describe('extension pins', () => {
 describe('generated/extensions/tasks', () => {
   it('is what a fresh generation gives, with headers, core definitions referenced and not copied', async () => {
     const { files } = await generate({ mirror: process.env.MCP_SPEC_MIRROR });
-    for (const name of ['types.ts', 'validators.ts', 'methods.ts', 'index.ts']) {
+    for (const name of ['types.ts', 'validators.ts', 'methods.ts', 'index.ts', 'core.ts']) {
       const content = files.get(`extensions/tasks/${name}`)!;
       expect(HEADER_PATTERN.test(content)).toBe(true);
       expect(readFileSync(join(repoRoot, 'generated', 'extensions', 'tasks', name), 'utf8')).toBe(content);
@@ -81,9 +81,12 @@ describe('generated/extensions/tasks', () => {
 describe('generated/extensions/apps', () => {
   it('is what a fresh generation gives: 41 local definitions (39 of the schema, one hoisted, one patched in), none shared with the core revision', async () => {
     const { files } = await generate({ mirror: process.env.MCP_SPEC_MIRROR });
-    for (const name of ['types.ts', 'validators.ts', 'methods.ts', 'index.ts']) {
+    for (const name of ['types.ts', 'validators.ts', 'methods.ts', 'index.ts', 'core.ts']) {
       expect(readFileSync(join(repoRoot, 'generated', 'extensions', 'apps', name), 'utf8')).toBe(files.get(`extensions/apps/${name}`)!);
     }
+    // The core revision is its own module, so importing the extension loads no revision.
+    expect(files.get('extensions/apps/core.ts')).toContain(`export { revisionModule as coreRevisionModule } from '../../2025-11-25/index.js';`);
+    expect(files.get('extensions/apps/index.ts')).not.toContain('2025-11-25/index.js');
     const manifest = JSON.parse(files.get('extensions/apps/MANIFEST.json')!) as { counts: Record<string, number>; patches: string[] };
     // 39 upstream definitions, the hoisted JSON value and the patched-in ui/update-model-context result.
     expect(manifest.counts).toMatchObject({ definitions: 41, referencedFromCore: 0, requests: 7, notifications: 10 });

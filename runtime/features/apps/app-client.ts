@@ -14,12 +14,12 @@ import {
   type McpUiMessageRequest,
   type McpUiUpdateModelContextRequest,
 } from '../../../generated/extensions/apps/index.js';
+import { coreRevisionModule } from '../../../generated/extensions/apps/core.js';
 import { Method } from '../../../generated/methods.js';
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { SdkError } from '../../core/errors.js';
 import { Protocol } from '../../core/protocol.js';
 import type { Params, RequestOptions } from '../../core/request-context.js';
-import { defaultLoader } from '../../core/revisions.js';
 import type { Transport } from '../../core/transport.js';
 import { registerExtensionModule } from '../../peers/extension.js';
 import { PostMessageTransport, windowEndpoint, type MessageSourceLike, type WindowLike } from './post-message-transport.js';
@@ -107,8 +107,7 @@ export class AppClient {
    */
   async connect(transport?: Transport): Promise<McpUiInitializeResult> {
     if (this.protocol !== undefined) throw new SdkError('ALREADY_CONNECTED', 'AppClient is already connected');
-    const revision = await defaultLoader.load(coreRevision);
-    const protocol = new Protocol({ side: 'client', revision, onerror: this.options.onerror, defaultTimeoutMs: this.options.requestTimeoutMs });
+    const protocol = new Protocol({ side: 'client', revision: coreRevisionModule, onerror: this.options.onerror, defaultTimeoutMs: this.options.requestTimeoutMs });
     registerExtensionModule({ protocol, extensions: [], protocolVersion: coreRevision }, extensionModule);
     this.protocol = protocol;
     this.install(protocol);

@@ -22,12 +22,12 @@ import {
   type McpUiDisplayMode,
   type McpUiSandboxResourceReadyNotification,
 } from '../../../generated/extensions/apps/index.js';
+import { coreRevisionModule } from '../../../generated/extensions/apps/core.js';
 import { Method } from '../../../generated/methods.js';
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { ProtocolError, SdkError } from '../../core/errors.js';
 import { Protocol } from '../../core/protocol.js';
 import type { Params } from '../../core/request-context.js';
-import { defaultLoader } from '../../core/revisions.js';
 import type { Transport } from '../../core/transport.js';
 import type { Client } from '../../peers/client.js';
 import { registerExtensionModule } from '../../peers/extension.js';
@@ -147,8 +147,7 @@ export class AppHost {
   /** Starts serving the View on `transport`. */
   async connect(transport: Transport): Promise<void> {
     if (this.protocol !== undefined) throw new SdkError('ALREADY_CONNECTED', 'AppHost is already connected');
-    const revision = await defaultLoader.load(coreRevision);
-    const protocol = new Protocol({ side: 'server', revision, onerror: this.options.onerror, defaultTimeoutMs: this.options.requestTimeoutMs ?? 5_000 });
+    const protocol = new Protocol({ side: 'server', revision: coreRevisionModule, onerror: this.options.onerror, defaultTimeoutMs: this.options.requestTimeoutMs ?? 5_000 });
     registerExtensionModule({ protocol, extensions: [], protocolVersion: coreRevision }, extensionModule);
     this.protocol = protocol;
     this.install(protocol);

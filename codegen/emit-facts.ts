@@ -11,13 +11,14 @@ function q(text: string): string {
 }
 
 /**
- * The constant name of a method: its segments split at `/` and `_`, each capitalised and
+ * The constant name of a method: its segments split at `/`, `_` and `-`, each capitalised and
  * joined (`tools/call` → `ToolsCall`, `notifications/tools/list_changed` →
- * `NotificationsToolsListChanged`, `sampling/createMessage` → `SamplingCreateMessage`).
+ * `NotificationsToolsListChanged`, `sampling/createMessage` → `SamplingCreateMessage`,
+ * `ui/open-link` → `UiOpenLink`).
  */
 export function methodConstName(method: string): string {
   const name = method
-    .split(/[/_]/)
+    .split(/[/_-]/)
     .filter((part) => part !== '')
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { inlineParamsTarget, validatorName } from './emit-revision.js';
 import { emitTypes } from './emit-types.js';
 import { compileValidators, supportImport, type ValidatorTarget, validatorExport } from './emit-validators.js';
-import { EXTENSION_OVERLAY } from './extension-overlay.js';
+import { EXTENSION_OVERLAY, type ExtensionFacts } from './extension-overlay.js';
 import type { MethodSpec, RevisionTable } from './method-table.js';
 import { buildModel, CodegenError, reachable, type RevisionModel } from './model.js';
 import { applyPatches, loadPatches } from './patches.js';
-import { canonicalJson, isSchemaObject, refTarget, type Schema, stripAnnotations } from './schema-walk.js';
+import { canonicalJson, isSchemaObject, mapSchema, refTarget, type Schema, stripAnnotations } from './schema-walk.js';
 import { loadSchema, SpecSourceError, type RevisionPin } from './spec-source.js';
 
 /** One pinned extension schema as recorded in spec/extensions.json. */
@@ -77,22 +77,58 @@ export function extensionPatchKey(pin: ExtensionPin): string {
 
 /**
  * Drops the per-definition `$schema` Zod writes when it names the document's own dialect
- * (ajv would look it up as a meta-schema); any other dialect is refused.
+ * (ajv would look it up as a meta-schema); any other dialect is refused. Zod also writes each
+ * definition as a document of its own, whose recursive parts sit in a nested `$defs` that its
+ * `$ref`s (`#/$defs/__schema0`) point into; those are hoisted to top-level definitions named
+ * after their first owner (`McpUiHostContextSchema0`), one per distinct nested `$defs`.
  */
 export function normalizeDefinitions(key: string, document: Record<string, unknown>): Record<string, unknown> {
   const defs = (document.$defs ?? document.definitions) as unknown;
   if (!isSchemaObject(defs)) throw new CodegenError(`${key}: schema has no $defs`);
   const out: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(defs)) {
+  /** Canonical text of a nested `$defs` → its local names' hoisted names. */
+  const hoisted = new Map<string, Map<string, string>>();
+  for (const name of Object.keys(defs).sort()) {
+    const def = defs[name];
     if (!isSchemaObject(def)) throw new CodegenError(`${key}: definition ${name} is not a schema object`);
-    const { $schema, ...rest } = def;
+    const { $schema, $defs: nested, ...rest } = def;
     if ($schema !== undefined && $schema !== document.$schema) {
       throw new CodegenError(`${key}: definition ${name} declares dialect ${JSON.stringify($schema)}, not the document's ${JSON.stringify(document.$schema)}`);
     }
-    out[name] = rest;
+    if (nested === undefined) {
+      out[name] = rest;
+      continue;
+    }
+    if (!isSchemaObject(nested)) throw new CodegenError(`${key}: definition ${name} has a nested $defs that is not an object`);
+    const text = canonicalJson(nested);
+    let names = hoisted.get(text);
+    if (names === undefined) {
+      names = new Map(Object.keys(nested).map((local) => [local, hoistedName(name, local)]));
+      for (const [local, global] of names) {
+        if (defs[global] !== undefined || out[global] !== undefined) throw new CodegenError(`${key}: nested definition ${local} of ${name} would be hoisted as ${global}, which is taken`);
+        out[global] = rewriteLocalRefs(nested[local], names);
+      }
+      hoisted.set(text, names);
+    }
+    out[name] = rewriteLocalRefs(rest, names);
   }
   const { $defs: _defs, definitions: _definitions, ...top } = document;
   return { ...top, $defs: out };
+}
+
+/** `McpUiHostContext` + `__schema0` → `McpUiHostContextSchema0`. */
+function hoistedName(owner: string, local: string): string {
+  const words = local.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
+  return owner + words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+}
+
+/** Points a definition's `$ref`s into its nested `$defs` at the hoisted names. */
+function rewriteLocalRefs(schema: unknown, names: ReadonlyMap<string, string>): unknown {
+  return mapSchema(schema, (node) => {
+    const target = refTarget(node.$ref);
+    const global = target === null ? undefined : names.get(target);
+    return global === undefined ? node : { ...node, $ref: `#/$defs/${global}` };
+  });
 }
 
 /** Properties and required names of a definition, merged over its inline `allOf` members. */
@@ -111,19 +147,34 @@ function ownShape(def: Schema): { properties: Record<string, Schema>; required: 
   return { properties, required, bases };
 }
 
-function stubName(kind: 'request' | 'notification', definition: string): string {
-  const base = definition.replace(/(Request|Notification)$/, '');
+function stubName(kind: 'request' | 'notification', definition: string, prefix: string): string {
+  const unprefixed = prefix !== '' && definition.startsWith(prefix) ? definition.slice(prefix.length) : definition;
+  const base = unprefixed.replace(/(Request|Notification)$/, '');
   return kind === 'request' ? base.charAt(0).toLowerCase() + base.slice(1) : `notify${base}`;
 }
 
-/** The extension's methods: definitions built on JSONRPCRequest / JSONRPCNotification with a method const. */
+/**
+ * Whether a definition is a request or a notification: built on JSONRPCRequest /
+ * JSONRPCNotification where the schema re-declares the envelope, or else (`messages: 'name'`)
+ * named `…Request` / `…Notification`, as in the apps schema, which defines only `method` and
+ * `params`.
+ */
+function messageKind(definition: string, bases: readonly string[], messages: ExtensionFacts['messages']): 'request' | 'notification' | null {
+  if (messages === 'envelope') return bases.includes('JSONRPCRequest') ? 'request' : bases.includes('JSONRPCNotification') ? 'notification' : null;
+  if (bases.length > 0) return null;
+  if (definition.endsWith('Request')) return 'request';
+  if (definition.endsWith('Notification')) return 'notification';
+  return null;
+}
+
+/** The extension's methods: request and notification definitions (see messageKind) with a method const. */
 function buildExtensionTable(key: string, model: RevisionModel, name: string, id: string): RevisionTable {
   const facts = EXTENSION_OVERLAY[name];
   if (facts === undefined) throw new CodegenError(`${key}: codegen/extension-overlay.ts has no entry for extension ${name}`);
   const methods: MethodSpec[] = [];
   for (const [definition, def] of Object.entries(model.definitions)) {
     const shape = ownShape(def);
-    const kind = shape.bases.includes('JSONRPCRequest') ? 'request' : shape.bases.includes('JSONRPCNotification') ? 'notification' : null;
+    const kind = messageKind(definition, shape.bases, facts.messages);
     const methodSchema = shape.properties.method;
     if (kind === null || !isSchemaObject(methodSchema) || typeof methodSchema.const !== 'string') continue;
     const method = methodSchema.const;
@@ -147,12 +198,13 @@ function buildExtensionTable(key: string, model: RevisionModel, name: string, id
       paramsSchema: paramsDefinition === null && isSchemaObject(params) ? params : null,
       paramsRequired: shape.required.includes('params'),
       resultDefinitions: results,
-      // Requests need the receiver (the server) to declare the extension; the status
-      // notification needs its sender (the server) to.
-      capability: { holder: kind === 'request' ? 'receiver' : 'sender', path: ['extensions', id] },
+      // On an MCP connection, requests need the receiver (the server) to declare the
+      // extension and notifications their sender (the server); a connection of the
+      // extension's own has no MCP capabilities to gate on.
+      capability: facts.gate === 'none' ? null : { holder: kind === 'request' ? 'receiver' : 'sender', path: ['extensions', id] },
       paginatedField: null,
       cacheable: false,
-      stubName: stubName(kind, definition),
+      stubName: stubName(kind, definition, facts.definitionPrefix ?? ''),
     });
   }
   for (const method of Object.keys(facts.directions)) {
@@ -221,8 +273,9 @@ export async function emitExtensionFiles(built: BuiltExtension, emitMethods: (mo
   const localModel: RevisionModel = { ...model, definitions: Object.fromEntries(local.map((name) => [name, model.definitions[name]!])) };
   const usedCore = referenced.filter((name) => local.some((own) => reachable(model, [own]).includes(name)));
   const types = [
-    `/** Definitions the extension shares with ${pin.core}: the core revision's own types. */`,
-    `export type { ${referenced.join(', ')} } from '${coreDir}/types.js';`,
+    ...(referenced.length > 0
+      ? [`/** Definitions the extension shares with ${pin.core}: the core revision's own types. */`, `export type { ${referenced.join(', ')} } from '${coreDir}/types.js';`]
+      : []),
     ...(usedCore.length > 0 ? [`import type { ${usedCore.join(', ')} } from '${coreDir}/types.js';`] : []),
     '',
     await emitTypes(localModel),
@@ -236,8 +289,7 @@ export async function emitExtensionFiles(built: BuiltExtension, emitMethods: (mo
     ...(compiled.externalUsed.length > 0 ? [`import { ${compiled.externalUsed.join(', ')} } from '${coreDir}/validators.js';`] : []),
     `import type * as T from './types.js';`,
     '',
-    `export { ${referenced.map(validatorName).join(', ')} } from '${coreDir}/validators.js';`,
-    '',
+    ...(referenced.length > 0 ? [`export { ${referenced.map(validatorName).join(', ')} } from '${coreDir}/validators.js';`, ''] : []),
   ];
   for (const name of local) {
     validatorLines.push(`/** Checks a value against the \`${name}\` definition. */`);
@@ -261,6 +313,7 @@ export async function emitExtensionFiles(built: BuiltExtension, emitMethods: (mo
   const alternatives = Object.entries(built.resultAlternatives).map(
     ([method, names]) => `  ${q(method)}: { ${names.map((name) => `${q(String(resultTypeOf(model, name)))}: ${validatorName(name)}`).join(', ')} },`,
   );
+  const satisfiesAlternatives = 'as const satisfies Readonly<Record<string, Readonly<Record<string, Validator>>>>;';
   const altValidators = [...new Set(Object.values(built.resultAlternatives).flat())].map(validatorName);
   const all = [...new Set([...local, ...referenced])].sort();
   const index = [
@@ -280,11 +333,10 @@ export async function emitExtensionFiles(built: BuiltExtension, emitMethods: (mo
     `export const coreRevision = ${q(pin.core)};`,
     `/** sha256 of the upstream extension schema. */`,
     `export const schemaSha256 = ${q(pin.sha256)};`,
+    ...Object.entries(EXTENSION_OVERLAY[pin.name]!.constants ?? {}).flatMap(([name, fact]) => [`/** ${fact.doc} */`, `export const ${name} = ${q(fact.value)};`]),
     '',
     `/** Results the extension allows on core methods, by method and \`resultType\`. */`,
-    `export const resultAlternatives = {`,
-    ...alternatives,
-    `} as const satisfies Readonly<Record<string, Readonly<Record<string, Validator>>>>;`,
+    ...(alternatives.length > 0 ? [`export const resultAlternatives = {`, ...alternatives, `} ${satisfiesAlternatives}`] : [`export const resultAlternatives = {} ${satisfiesAlternatives}`]),
     '',
     `/** Everything the runtime needs to speak this extension. */`,
     `export const extensionModule: ExtensionModule = {`,
@@ -302,6 +354,15 @@ export async function emitExtensionFiles(built: BuiltExtension, emitMethods: (mo
     '',
   ].join('\n');
   // The result-alternative validators are used by name in `resultAlternatives`.
-  const indexWithImports = index.replace(`import * as validators from './validators.js';`, `import * as validators from './validators.js';\nimport { ${altValidators.join(', ')} } from './validators.js';`);
-  return { 'types.ts': types, 'validators.ts': `${validatorLines.join('\n')}\n`, 'methods.ts': methods, 'index.ts': indexWithImports };
+  const indexWithImports =
+    altValidators.length === 0 ? index : index.replace(`import * as validators from './validators.js';`, `import * as validators from './validators.js';\nimport { ${altValidators.join(', ')} } from './validators.js';`);
+  // A module of its own, so that importing the extension never loads the core revision: code
+  // that speaks only the extension (an app's View) imports it statically instead of bundling
+  // every revision's lazy loader.
+  const core = [
+    `/** The core revision module (${pin.core}) that the extension's connection speaks, loaded eagerly. */`,
+    `export { revisionModule as coreRevisionModule } from '${coreDir}/index.js';`,
+    '',
+  ].join('\n');
+  return { 'types.ts': types, 'validators.ts': `${validatorLines.join('\n')}\n`, 'methods.ts': methods, 'index.ts': indexWithImports, 'core.ts': core };
 }

@@ -42,6 +42,7 @@ const SUBPATHS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:\.\.?\/)+runtime\/features\/auth-server\/index\.js$/, 'mcpgen/auth-server'],
   [/^(?:\.\.?\/)+runtime\/features\/skills\/index\.js$/, 'mcpgen/skills'],
   [/^(?:\.\.?\/)+runtime\/features\/skills\/node\/index\.js$/, 'mcpgen/skills/node'],
+  [/^(?:\.\.?\/)+runtime\/features\/apps\/index\.js$/, 'mcpgen/apps'],
   [/^(?:\.\.?\/)+generated\/([^/]+)\/index\.js$/, 'mcpgen/$1'],
 ];
 

@@ -120,6 +120,8 @@ export function issueMessage(keyword: string, params: Readonly<Record<string, un
     case 'maxLength':
     case 'minLength':
       return `must NOT have ${keyword === 'maxLength' ? 'more' : 'fewer'} than ${String(params['limit'])} characters`;
+    case 'propertyNames':
+      return 'property name must be valid';
     case 'false schema':
       return 'boolean schema is false';
     default:
@@ -188,6 +190,12 @@ export function prefix(start: number, path: string): false {
 export function noBranch(start: number, path: string): false {
   prefix(start, path);
   return fail(path, 'anyOf', {});
+}
+
+/** A property name failed the `propertyNames` schema: its issues (at the object), then the name. */
+export function badName(start: number, path: string, propertyName: string): false {
+  prefix(start, path);
+  return fail(path, 'propertyNames', { propertyName });
 }
 
 /** A branch matched after others failed: their issues no longer apply. */

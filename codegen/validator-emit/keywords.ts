@@ -49,7 +49,7 @@ export function acceptsAll(schema: unknown): boolean {
 }
 
 /** A `propertyNames` schema every property name (a string) passes, so it needs no code. */
-function acceptsEveryName(schema: unknown): boolean {
+export function acceptsEveryName(schema: unknown): boolean {
   if (acceptsAll(schema)) return true;
   return isSchemaObject(schema) && Object.keys(schema).every((key) => IGNORED.has(key) || key === 'type') && schema.type === 'string';
 }
@@ -70,9 +70,6 @@ export function checkKeywords(site: Site, schema: Schema): void {
   }
   if (schema.items !== undefined && !isSchemaObject(schema.items) && typeof schema.items !== 'boolean') {
     throw codegenError(site, 'uses tuple "items" (an array of schemas), which the validator emitter does not support');
-  }
-  if (schema.propertyNames !== undefined && !acceptsEveryName(schema.propertyNames)) {
-    throw codegenError(site, 'uses keyword "propertyNames" with a schema that can reject a name, which the validator emitter does not support');
   }
   for (const key of ['maximum', 'minimum', 'maxItems', 'maxLength', 'minLength']) {
     if (schema[key] !== undefined && (typeof schema[key] !== 'number' || !Number.isFinite(schema[key]))) throw codegenError(site, `has a non-numeric "${key}"`);

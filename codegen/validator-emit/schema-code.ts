@@ -4,7 +4,7 @@
  * the issue through a validator-support helper, so check sites carry no message text.
  */
 import { isSchemaObject, refTarget, type Schema } from '../schema-walk.js';
-import { acceptsAll, checkKeywords, GROUPS, type GroupType, type Site } from './keywords.js';
+import { acceptsAll, acceptsEveryName, checkKeywords, GROUPS, type GroupType, type Site } from './keywords.js';
 
 /** One segment of an instance path: static text (already a pointer) or an expression. */
 export type PathPart = string | { readonly expr: string };
@@ -293,6 +293,15 @@ function compileObject(body: FunctionBody, scope: ModuleScope, schema: Schema, d
   if (required.length > 0) {
     const absent = required.map((name) => `${member(data, name)} === undefined`).join(' || ');
     body.line(`if (${absent}) return ${scope.helper('missing')}(${at}, ${data}, ${literal(required)});`);
+  }
+  if (schema.propertyNames !== undefined && !acceptsEveryName(schema.propertyNames)) {
+    // A name has no instance path of its own: ajv reports the name's issues at the object,
+    // then a propertyNames issue naming it.
+    body.usesMark = true;
+    const key = body.fresh('k');
+    body.open(`for (const ${key} in ${data})`);
+    body.line(`if (!${subCall(scope, schema.propertyNames, key)}) return ${scope.helper('badName')}(s, ${at}, ${key});`);
+    body.close();
   }
   const properties = isSchemaObject(schema.properties) ? schema.properties : {};
   const known = Object.keys(properties);

@@ -12,6 +12,8 @@ describe('methodConstName', () => {
     ['notifications/tools/list_changed', 'NotificationsToolsListChanged'],
     ['sampling/createMessage', 'SamplingCreateMessage'],
     ['initialize', 'Initialize'],
+    ['ui/open-link', 'UiOpenLink'],
+    ['ui/notifications/tool-input-partial', 'UiNotificationsToolInputPartial'],
   ])('%s → %s', (method, name) => {
     expect(methodConstName(method)).toBe(name);
   });

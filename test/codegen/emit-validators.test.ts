@@ -1,7 +1,7 @@
 /**
  * The generated validators decide exactly as ajv 8 does on the same patched definitions, and
  * report ajv's issues (see sameIssues): on every official example, on an instance built from each
- * definition, and on single-point mutations of both, for every revision and the tasks extension.
+ * definition, and on single-point mutations of both, for every revision and the tasks and apps extensions.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Validator } from '../../generated/contract.js';
@@ -12,6 +12,7 @@ import * as r20251125 from '../../generated/2025-11-25/validators.js';
 import * as r20260728 from '../../generated/2026-07-28/validators.js';
 import * as rDraft from '../../generated/draft/validators.js';
 import * as tasks from '../../generated/extensions/tasks/validators.js';
+import * as apps from '../../generated/extensions/apps/validators.js';
 import { inlineParamsTarget, validatorName } from '../../codegen/emit-revision.js';
 import { buildExtension, readExtensionPins } from '../../codegen/extensions.js';
 import { buildRevision } from '../../codegen/main.js';
@@ -30,6 +31,7 @@ const MODULES: Record<string, object> = {
   '2026-07-28': r20260728,
   draft: rDraft,
   'extensions/tasks': tasks,
+  'extensions/apps': apps,
 };
 
 interface Subject {

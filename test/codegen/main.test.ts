@@ -93,8 +93,8 @@ describe('generate() over the pinned revisions', () => {
     expect([...first.keys()].filter((path) => first.get(path) !== second.get(path))).toEqual([]);
     // Six revisions of six files, nine shared files (contract, validator support, index, all, latest, methods,
     // change-notifications, senders, facts), the three stable runtime-facing files under protocol/, and the
-    // tasks extension's five.
-    expect(first.size).toBe(53);
+    // tasks and apps extensions' six each.
+    expect(first.size).toBe(60);
   });
 
   it('(b) diffOutput finds nothing in the committed tree, then each kind of drift in a copy', () => {
@@ -221,7 +221,7 @@ describe('(e) the CLI check', () => {
     const outcome = await checkRun;
     expect(outcome.stderr).toBe('');
     expect(outcome.code).toBe(0);
-    expect(outcome.stdout).toMatch(/^codegen --check: generated\/ is current \(53 files, \d+ ms\)\n$/);
+    expect(outcome.stdout).toMatch(/^codegen --check: generated\/ is current \(60 files, \d+ ms\)\n$/);
   }, 120_000);
 
   it('on a fixture root: generate writes, --check passes, then fails on a hand edit', async () => {

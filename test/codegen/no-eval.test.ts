@@ -104,10 +104,11 @@ describe('validators under --disallow-code-generation-from-strings', () => {
 describe('static scan of generated/', () => {
   const files = generatedFiles();
 
-  it('covers every revision, the extension and the validator support module', () => {
+  it('covers every revision, the extensions and the validator support module', () => {
     const rel = files.map((f) => relative(generatedDir, f));
     expect(rel).toContain('shared/validator-support.ts');
     expect(rel).toContain('extensions/tasks/validators.ts');
+    expect(rel).toContain('extensions/apps/validators.ts');
     // Each revision compiles its own validators; no shared module of compiled code remains.
     expect(rel).not.toContain('shared/validators.ts');
     for (const rev of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28', 'draft']) expect(rel).toContain(`${rev}/validators.ts`);

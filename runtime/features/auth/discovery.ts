@@ -8,6 +8,10 @@ import { isJsonObject } from '../../core/jsonrpc.js';
 import type { FetchLike } from '../../transports/http/client-request.js';
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata } from './types.js';
 import type { AuthUrlGate, AuthUrlPurpose } from './url-policy.js';
+import { readBoundedText } from '../../transports/http/client-limits.js';
+
+/** Most bytes read of a metadata document or an OAuth endpoint's answer: 1 MiB, far above any real one. */
+export const MAX_OAUTH_RESPONSE_BYTES = 1024 * 1024;
 
 const PRM_WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const OAUTH_WELL_KNOWN = '/.well-known/oauth-authorization-server';
@@ -88,9 +92,11 @@ async function fetchMetadata(url: string, options: DiscoveryOptions, purpose: Au
     await response.body?.cancel().catch(() => undefined);
     return undefined;
   }
+  const body = await readBoundedText(response, MAX_OAUTH_RESPONSE_BYTES);
+  if (body.overflow !== undefined) throw new SdkError('AUTHORIZATION_FAILED', `The metadata at ${url} is larger than ${MAX_OAUTH_RESPONSE_BYTES} bytes`);
   let value: unknown;
   try {
-    value = await response.json();
+    value = JSON.parse(body.text);
   } catch (error) {
     throw new SdkError('AUTHORIZATION_FAILED', `The metadata at ${url} is not JSON`, { cause: error });
   }

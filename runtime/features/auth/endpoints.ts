@@ -8,6 +8,8 @@ import type { FetchLike } from '../../transports/http/client-request.js';
 import { importPrivateKeyPem, randomToken, signJwt, type JwsAlgorithm } from './crypto.js';
 import type { DpopProver } from './dpop.js';
 import { OAuthError, type AuthorizationServerMetadata, type OAuthClientInformation, type OAuthClientMetadata, type OAuthTokens, type TokenEndpointAuthMethod } from './types.js';
+import { readBoundedText } from '../../transports/http/client-limits.js';
+import { MAX_OAUTH_RESPONSE_BYTES } from './discovery.js';
 
 const KNOWN_METHODS: readonly string[] = ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'];
 
@@ -141,7 +143,9 @@ async function postForJson(fetchImpl: FetchLike, endpoint: string, init: Request
     throw new SdkError('AUTHORIZATION_FAILED', `The ${what} endpoint ${endpoint} answered with a redirect (HTTP ${response.status}); OAuth requests do not follow redirects`);
   }
   observe?.(response);
-  const text = await response.text().catch(() => '');
+  const body = await readBoundedText(response, MAX_OAUTH_RESPONSE_BYTES).catch(() => ({ text: '', overflow: undefined }));
+  if (body.overflow !== undefined) throw new SdkError('AUTHORIZATION_FAILED', `The ${what} endpoint ${endpoint} answered with more than ${MAX_OAUTH_RESPONSE_BYTES} bytes`);
+  const text = body.text;
   let value: unknown;
   try {
     value = JSON.parse(text);

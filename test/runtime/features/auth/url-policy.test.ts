@@ -138,3 +138,26 @@ describe('the OAuth client URL policy', () => {
     expect(defaultAuthUrlPolicy({ url: new URL('https://169.254.169.254/'), purpose: 'token-endpoint', serverUrl: new URL('https://10.0.0.1/mcp') })).toBe(false);
   });
 });
+
+describe('answers of unbounded size', () => {
+  const huge = (length: number): Route => (_request, _body, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    // Streamed without a Content-Length, so only reading tells the client how long it is.
+    response.end(`{"padding":"${'x'.repeat(length)}"}`);
+  };
+
+  it('stops reading metadata past 1 MiB and refuses it', async () => {
+    const mcp = await serve(() => ({ 'GET /.well-known/oauth-protected-resource': huge(2 * 1024 * 1024) }));
+    await expect(new OAuthAuthorizer(mcp, interactive([])).authorize()).rejects.toThrow(/larger than 1048576 bytes/);
+  });
+
+  it('stops reading a token answer past 1 MiB and refuses it', async () => {
+    const as = await serve((base) => ({
+      'GET /.well-known/oauth-authorization-server': json({ issuer: base, token_endpoint: `${base}/token`, code_challenge_methods_supported: ['S256'], grant_types_supported: ['client_credentials'] }),
+      'POST /token': huge(2 * 1024 * 1024),
+    }));
+    const mcp = await serve((base) => ({ 'GET /.well-known/oauth-protected-resource': json({ resource: base, authorization_servers: [as] }) }));
+    const provider: OAuthClientProvider = { store: new InMemoryOAuthStore(), clientCredentials: { clientId: 'job', clientSecret: 's', issuer: as } } as OAuthClientProvider;
+    await expect(new OAuthAuthorizer(mcp, provider).authorize()).rejects.toThrow(/answered with more than 1048576 bytes/);
+  });
+});

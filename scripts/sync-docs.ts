@@ -36,6 +36,7 @@ const SUBPATHS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:\.\.?\/)+runtime\/testing\.js$/, 'mcpgen/testing'],
   [/^(?:\.\.?\/)+runtime\/features\/host\/index\.js$/, 'mcpgen/host'],
   [/^(?:\.\.?\/)+runtime\/features\/auth\/index\.js$/, 'mcpgen/auth'],
+  [/^(?:\.\.?\/)+runtime\/features\/otel\/index\.js$/, 'mcpgen/otel'],
   [/^(?:\.\.?\/)+generated\/([^/]+)\/index\.js$/, 'mcpgen/$1'],
 ];
 

@@ -35,6 +35,7 @@ import { InboundQueue } from './inbound-queue.js';
 import { nestingDepthOption } from './inbound-shape.js';
 import { refuseDropped, sendReply, type ReplyHost } from './substitute-replies.js';
 import { inboundLimits } from './inbound-gate.js';
+import { MiddlewareStack, type CallFacts, type HandlerFailure } from './middleware.js';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
 
@@ -78,6 +79,9 @@ export class Protocol {
    */
   toolInputSchema?: ((name: string) => unknown) | undefined;
 
+  /** The middlewares around this engine's incoming and outgoing traffic (see Middleware). */
+  readonly middleware: MiddlewareStack;
+
   private readonly methods: MethodTable;
   private readonly validateIncoming: boolean;
   private readonly validateOutgoing: boolean;
@@ -87,6 +91,8 @@ export class Protocol {
   private connection: Transport | undefined;
   private readonly inbound: InboundQueue<{ readonly transport: Transport; readonly value: unknown; readonly extra: MessageExtra | undefined }>;
   private nextId = 1;
+  /** The `connection` of every call's facts: an opaque key for middleware's per-connection state. */
+  private readonly connectionKey = {};
   /** What sending replies needs from the engine. */
   private readonly replyHost: ReplyHost = {
     connected: (transport) => transport === this.connection,
@@ -105,6 +111,7 @@ export class Protocol {
       this.sendCancellation(request.id, error.message, request.relatedRequestId);
       request.reject(error);
     });
+    this.middleware = new MiddlewareStack(() => this.callFacts(), (error) => this.report(error));
     this.dispatcher = new Dispatcher({
       side: this.side,
       methods: this.methods,
@@ -113,8 +120,15 @@ export class Protocol {
       validateOutgoing: this.validateOutgoing,
       maxNestingDepth: nestingDepthOption(options.maxNestingDepth),
       inboundLimits: inboundLimits(this.side, options.maxConcurrentInbound, options.maxQueuedInbound),
-      sender: this,
+      sender: {
+        notification: (method, params, sendOptions) => this.notification(method, params, sendOptions),
+        request: (method, params, sendOptions) => this.middleware.outgoing === undefined
+          ? this.request(method, params, sendOptions)
+          : this.middleware.runOutgoing(method, params, sendOptions, (given, givenOptions) => this.request(method, given, givenOptions)),
+      },
+      middleware: this.middleware,
       report: (error) => this.report(error),
+      failed: (failure) => this.reportHandlerFailure(failure),
       admit: (request) => this.admitRequest?.(request),
     });
     this.inbound = new InboundQueue({
@@ -128,6 +142,19 @@ export class Protocol {
   /** The bound revision, if negotiated yet. */
   get revision(): RevisionModule | undefined {
     return this.methods.revision;
+  }
+
+  /**
+   * Reports a handler that threw something other than a ProtocolError: to `onerror` as
+   * SdkError('HANDLER_FAILED') naming the method, the request id and the tool, resource or
+   * prompt (with what was thrown as its cause), and to every middleware's `failed`.
+   */
+  reportHandlerFailure(failure: HandlerFailure): void {
+    const target = failure.tool !== undefined ? ` for tool ${failure.tool}` : failure.resource !== undefined ? ` for resource ${failure.resource}` : failure.prompt !== undefined ? ` for prompt ${failure.prompt}` : '';
+    const request = failure.requestId === undefined ? '' : ` (request ${JSON.stringify(failure.requestId)})`;
+    const { error: _thrown, ...data } = failure;
+    this.report(new SdkError('HANDLER_FAILED', `The ${failure.method} handler${target} failed${request}: ${messageOf(failure.error)}`, { cause: failure.error, data }));
+    this.middleware.tellFailure(failure);
   }
 
   /** Binds (or rebinds, after version negotiation) the revision whose table drives the engine. */
@@ -263,6 +290,7 @@ export class Protocol {
       throw cancelledError(method, signal.reason);
     }
     const id = this.nextId++;
+    options.onRequestId?.(id);
     const tracksProgress = options.onprogress !== undefined || options.resetTimeoutOnProgress === true;
     const sent = tracksProgress ? withProgressToken(params, id) : params;
     this.checkOutgoingParams(info, sent);
@@ -419,6 +447,20 @@ export class Protocol {
       ...(relatedRequestId === undefined ? {} : { relatedRequestId }),
       ...(revision === undefined ? {} : { revision: revisionFacts(revision) }),
       ...(this.toolInputSchema === undefined ? {} : { toolInputSchema: this.toolInputSchema }),
+    };
+  }
+
+  /** What middleware learns about the connection with each call. */
+  private callFacts(): CallFacts {
+    const revision = this.revision;
+    const transport = this.connection;
+    return {
+      side: this.side,
+      revision: revision?.revision,
+      era: revision?.era,
+      sessionId: transport?.sessionId,
+      networkTransport: transport?.networkTransport,
+      connection: this.connectionKey,
     };
   }
 

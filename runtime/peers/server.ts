@@ -119,7 +119,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
     this.codec = options.requestState instanceof RequestStateCodec
       ? options.requestState
       : options.requestState === undefined ? defaultRequestStateCodec() : new RequestStateCodec(options.requestState);
-    this.statelessHost = { serverInfo: info, codec: this.codec };
+    this.statelessHost = { serverInfo: info, codec: this.codec, middleware: this.protocol.middleware };
     this.subscriptions = new Subscriptions(this.ownCapabilities, (method, params, relatedRequestId) =>
       this.protocol.notification(method, params, { relatedRequestId }));
     this.protocol.prepareIncoming = (value) => this.prepare(value);

@@ -1,6 +1,9 @@
 import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
 import type * as Stateful from '../../../generated/protocol/stateful.js';
-import { ProtocolError } from '../../core/errors.js';
+import { messageOf, ProtocolError } from '../../core/errors.js';
+import type { HandlerFailure } from '../../core/middleware.js';
+import { InputRequiredSignal } from '../../era/input-broker.js';
+import type { HookSet } from './hooks.js';
 import type { Params, RequestContext } from '../../core/request-context.js';
 import type { Server } from '../../peers/server.js';
 import { complete } from './completion.js';
@@ -22,6 +25,8 @@ export interface ServerHost extends SchemaCache {
   readonly templates: Registry<TemplateEntry>;
   readonly prompts: Registry<PromptEntry>;
   readonly pageSize: number;
+  /** The hooks around tool calls, resource reads and prompt gets. */
+  readonly hooks: HookSet;
   /** The cache hint of a list or read result in the stateless era, per kind. */
   cacheHint(kind: CacheKind): CacheHint;
 }
@@ -59,7 +64,13 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
       // An unknown tool is a protocol error (the tools page's own example uses -32602).
       if (entry === undefined) throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Unknown tool: ${params.name}`);
       // Extensions (tasks) may run the call another way, or later.
-      return callToolThrough(server.extensions, entry.definition, request, (context) => callTool(entry, params, contextOf(context)), { params: params as unknown as Params, endpoint: server }) as Promise<Stateful.CallToolResult>;
+      const run = (context: RequestContext): Promise<Stateful.CallToolResult> => {
+        const mcpContext = contextOf(context);
+        if (host.hooks.empty) return callTool(entry, params, mcpContext);
+        const call = { name: entry.name, arguments: params.arguments ?? {}, tool: entry.definition };
+        return host.hooks.toolCall(call, mcpContext, () => callTool(entry, params, mcpContext));
+      };
+      return callToolThrough(server.extensions, entry.definition, request, run, { params: params as unknown as Params, endpoint: server }) as Promise<Stateful.CallToolResult>;
     });
   }
   if (capabilities.resources !== undefined) {
@@ -74,7 +85,10 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
     server.setRequestHandler(Method.ResourcesRead, (params, request) => {
       const read = locate(params.uri, host.resources, host.templates, session);
       if (read === undefined) throw notFound(params.uri);
-      return server.era === 'stateless' ? Promise.resolve(read(contextOf(request))).then((result) => cached('resourceRead', result)) : read(contextOf(request));
+      const context = contextOf(request);
+      const reading = (): Promise<Stateful.ReadResourceResult> => reported(server, { method: Method.ResourcesRead, requestId: request.requestId, resource: params.uri }, context, () => read(context));
+      const result = host.hooks.empty ? reading() : host.hooks.resourceRead({ uri: params.uri }, context, reading);
+      return server.era === 'stateless' ? result.then((value) => cached('resourceRead', value)) : result;
     });
     if (capabilities.resources.subscribe === true) {
       server.setRequestHandler(Method.ResourcesSubscribe, (params) => {
@@ -96,7 +110,9 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
     server.setRequestHandler(Method.PromptsGet, (params, request) => {
       const entry = host.prompts.find(params.name, session);
       if (entry === undefined) throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Unknown prompt: ${params.name}`);
-      return getPrompt(entry, params, contextOf(request));
+      const context = contextOf(request);
+      const getting = (): Promise<Stateful.GetPromptResult> => reported(server, { method: Method.PromptsGet, requestId: request.requestId, prompt: entry.name }, context, () => getPrompt(entry, params, context));
+      return host.hooks.empty ? getting() : host.hooks.promptGet({ name: entry.name, arguments: params.arguments ?? {} }, context, getting);
     });
   }
   if (capabilities.completions !== undefined) {
@@ -106,5 +122,20 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
         template: (uriTemplate) => host.templates.find(uriTemplate, session),
       }),
     );
+  }
+}
+
+/**
+ * Runs a resource or prompt callback; what it throws besides a ProtocolError (a bug) is reported
+ * with the resource or prompt it served, then answered as the internal error the dispatcher
+ * would have answered, so that it is reported once.
+ */
+async function reported<R>(server: Server, failure: Omit<HandlerFailure, 'error'>, context: McpContext, run: () => R | Promise<R>): Promise<R> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ProtocolError || error instanceof InputRequiredSignal || context.signal.aborted) throw error;
+    server.protocol.reportHandlerFailure({ ...failure, error });
+    throw new ProtocolError(ErrorCodes.INTERNAL_ERROR, messageOf(error));
   }
 }

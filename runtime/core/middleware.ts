@@ -1,0 +1,218 @@
+/**
+ * Middleware: functions around the handler of every request and notification the peer sends,
+ * and around every request this endpoint sends. One model for both roles, both eras and every
+ * transport; the engine runs none of it (no closure, no call object) while nothing is registered.
+ */
+import { SdkError } from './errors.js';
+import type { RequestId } from './jsonrpc.js';
+import type { Side } from './method-table.js';
+import type { NotificationContext, Params, RequestContext, RequestOptions } from './request-context.js';
+
+/** The facts of the connection a call travels on, as the engine knows them when it runs. */
+export interface CallFacts {
+  /** The role of the endpoint running the middleware. */
+  readonly side: Side;
+  /** The revision the engine speaks, when one is bound. */
+  readonly revision: string | undefined;
+  /** The era of that revision. */
+  readonly era: 'stateful' | 'stateless' | undefined;
+  /** The transport session (Streamable HTTP), when there is one. */
+  readonly sessionId: string | undefined;
+  /** What carries the bytes underneath (`pipe` for stdio, `tcp` for HTTP), as the transport says. */
+  readonly networkTransport: string | undefined;
+  /**
+   * One object per connection (the same for every call on it): a key for keeping
+   * per-connection state in a WeakMap, since request ids repeat across connections.
+   */
+  readonly connection: object;
+}
+
+/** A request the peer sent, on its way to the handler. */
+export interface IncomingRequest<P = Params | undefined> extends CallFacts {
+  readonly method: string;
+  /** The params the next middleware (or the handler) receives unless `next` is given others. */
+  readonly params: P;
+  readonly requestId: RequestId;
+  /** The handler's context: signal, `_meta`, and the transport's facts (`extra`: session, auth). */
+  readonly context: RequestContext;
+  /** The credentials the transport verified (`context.extra.authInfo`), if any. */
+  readonly authInfo: unknown;
+}
+
+/** A notification the peer sent, on its way to its handler (if one is registered). */
+export interface IncomingNotification<P = Params | undefined> extends CallFacts {
+  readonly method: string;
+  readonly params: P;
+  readonly context: NotificationContext;
+  readonly authInfo: unknown;
+}
+
+/** A request this endpoint sends, on its way to the peer. */
+export interface OutgoingRequest<P = Params | undefined> extends CallFacts {
+  readonly method: string;
+  readonly params: P;
+  /** The caller's options; `relatedRequestId` names the incoming request this one is sent for. */
+  readonly options: RequestOptions;
+}
+
+/** What a handler that threw was doing, as onerror and middleware learn it. */
+export interface HandlerFailure {
+  readonly method: string;
+  /** The id of the request being handled (undefined for a notification). */
+  readonly requestId: RequestId | undefined;
+  /** The tool, resource URI or prompt the request named, when McpServer knows it. */
+  readonly tool?: string | undefined;
+  readonly resource?: string | undefined;
+  readonly prompt?: string | undefined;
+  /** What the handler threw. */
+  readonly error: unknown;
+}
+
+/**
+ * Continues the chain: the next middleware, or at its end the handler (incoming) or the wire
+ * (outgoing). Given params replace the call's for everything after; may be called once.
+ */
+export type Next<R> = (params?: Params | undefined) => Promise<R>;
+
+/** {@link Next} of an outgoing request, which may also replace the request's options. */
+export type SendNext = (params?: Params | undefined, options?: RequestOptions) => Promise<unknown>;
+
+/**
+ * One middleware; each member is optional. Middlewares run in the order they were added, the
+ * first outermost. A member may return without calling `next` (short-circuit: what it returns
+ * is the result), call it with other params (rewrite), measure around it (time), or throw
+ * (reject: a ProtocolError is answered as it is, anything else as an internal error).
+ *
+ * @example
+ * ```ts
+ * import { McpServer, type Middleware } from 'mcpgen';
+ *
+ * const timing: Middleware = {
+ *   async incoming(call, next) {
+ *     const started = performance.now();
+ *     try {
+ *       return await next();
+ *     } finally {
+ *       console.log(`${call.method} #${call.requestId} took ${(performance.now() - started).toFixed(1)} ms`);
+ *     }
+ *   },
+ * };
+ * const mcp = new McpServer({ name: 'timed', version: '1.0.0' }, { middleware: [timing] });
+ * ```
+ */
+export interface Middleware {
+  /** Around the handler of each request the peer sends; resolves with the result to answer. */
+  incoming?(call: IncomingRequest, next: Next<unknown>): unknown;
+  /** Around the handler of each notification the peer sends (run even when none is registered). */
+  notification?(call: IncomingNotification, next: Next<void>): void | Promise<void>;
+  /** Around each request this endpoint sends; resolves with the result the caller gets. */
+  outgoing?(call: OutgoingRequest, next: SendNext): unknown;
+  /** Told of every handler that threw something other than a ProtocolError (a bug, not an answer). */
+  failed?(failure: HandlerFailure): void;
+}
+
+type Member = 'incoming' | 'notification' | 'outgoing' | 'failed';
+
+/**
+ * The middlewares of one engine. Each kind's list is undefined while empty, which is all the
+ * engine checks on its hot path.
+ */
+export class MiddlewareStack {
+  incoming: readonly Middleware[] | undefined;
+  notification: readonly Middleware[] | undefined;
+  outgoing: readonly Middleware[] | undefined;
+  failed: readonly Middleware[] | undefined;
+  private readonly all: Middleware[] = [];
+  private readonly facts: () => CallFacts;
+  /** Receives what a `failed` member throws. */
+  private readonly report: (error: Error) => void;
+
+  constructor(facts: () => CallFacts, report: (error: Error) => void) {
+    this.facts = facts;
+    this.report = report;
+  }
+
+  /** Adds a middleware (after those added before); returns the function that removes it. */
+  use(middleware: Middleware): () => void {
+    this.all.push(middleware);
+    this.refresh();
+    return () => this.remove(middleware);
+  }
+
+  /** Removes a middleware added earlier (its last addition); does nothing for one never added. */
+  remove(middleware: Middleware): void {
+    const index = this.all.lastIndexOf(middleware);
+    if (index === -1) return;
+    this.all.splice(index, 1);
+    this.refresh();
+  }
+
+  /** Runs the incoming chain of `context`'s request around `handler`. */
+  runIncoming(context: RequestContext, params: Params | undefined, handler: (params: Params | undefined) => unknown): Promise<unknown> {
+    const chain = this.incoming ?? [];
+    const base = { ...this.facts(), method: context.method, requestId: context.requestId, context, authInfo: context.extra?.authInfo };
+    return run(chain, 'incoming', base, params, undefined, handler);
+  }
+
+  /** Runs the notification chain around `handler` (nothing at the end when undefined). */
+  runNotification(context: NotificationContext, params: Params | undefined, handler: ((params: Params | undefined) => void | Promise<void>) | undefined): Promise<void> {
+    const chain = this.notification ?? [];
+    const base = { ...this.facts(), method: context.method, context, authInfo: context.extra?.authInfo };
+    return run(chain, 'notification', base, params, undefined, (given) => handler?.(given)) as Promise<void>;
+  }
+
+  /** Runs the outgoing chain around `send`. */
+  runOutgoing(method: string, params: Params | undefined, options: RequestOptions, send: (params: Params | undefined, options: RequestOptions) => Promise<unknown>): Promise<unknown> {
+    const chain = this.outgoing ?? [];
+    return run(chain, 'outgoing', { ...this.facts(), method }, params, options, send as (params: Params | undefined, options: RequestOptions | undefined) => unknown);
+  }
+
+  /** Tells every `failed` member; what they throw is reported, never raised. */
+  tellFailure(failure: HandlerFailure): void {
+    for (const middleware of this.failed ?? []) {
+      try {
+        middleware.failed!(failure);
+      } catch (error) {
+        this.report(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
+
+  private refresh(): void {
+    const having = (member: Member): readonly Middleware[] | undefined => {
+      const found = this.all.filter((middleware) => typeof middleware[member] === 'function');
+      return found.length === 0 ? undefined : found;
+    };
+    this.incoming = having('incoming');
+    this.notification = having('notification');
+    this.outgoing = having('outgoing');
+    this.failed = having('failed');
+  }
+}
+
+/**
+ * Runs `chain` with `params` (and, for outgoing requests, `options`), ending in `last`; each
+ * middleware gets the call as the one before it passed it on.
+ */
+function run(
+  chain: readonly Middleware[],
+  member: Exclude<Member, 'failed'>,
+  base: Record<string, unknown>,
+  params: Params | undefined,
+  options: RequestOptions | undefined,
+  last: (params: Params | undefined, options: RequestOptions | undefined) => unknown,
+): Promise<unknown> {
+  const step = async (index: number, current: Params | undefined, currentOptions: RequestOptions | undefined): Promise<unknown> => {
+    if (index === chain.length) return last(current, currentOptions);
+    let called = false;
+    const next = (given?: Params | undefined, givenOptions?: RequestOptions): Promise<unknown> => {
+      if (called) return Promise.reject(new SdkError('INVALID_ARGUMENT', `A ${member} middleware called next() twice for ${String(base.method)}`));
+      called = true;
+      return step(index + 1, given === undefined ? current : given, givenOptions === undefined ? currentOptions : givenOptions);
+    };
+    const call = currentOptions === undefined ? { ...base, params: current } : { ...base, params: current, options: currentOptions };
+    const fn = chain[index]![member] as (call: unknown, next: SendNext) => unknown;
+    return fn.call(chain[index], call, next);
+  };
+  return step(0, params, options);
+}

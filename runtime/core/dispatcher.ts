@@ -83,6 +83,11 @@ export class Dispatcher {
   readonly requestHandlers = new Map<string, RequestHandler>();
   /** Incoming notification handlers by method. */
   readonly notificationHandlers = new Map<string, NotificationHandler>();
+  /**
+   * Request handlers that run the incoming middlewares themselves, further in (the Server's,
+   * which run them inside the stateless era's round machinery): the dispatcher does not.
+   */
+  readonly chainingHandlers = new WeakSet<RequestHandler>();
 
   private readonly host: DispatchHost;
   /** Incoming requests whose handlers are running or waiting for a place, by request id. */
@@ -313,7 +318,7 @@ export class Dispatcher {
     let result: unknown;
     try {
       // Without middleware the handler is called as it is: no call object, no closure.
-      result = await (this.host.middleware.incoming === undefined
+      result = await (this.host.middleware.incoming === undefined || this.chainingHandlers.has(handler)
         ? handler(params as Params | undefined, context)
         : this.host.middleware.runIncoming(context, params as Params | undefined, (given) => handler(given, context)));
     } catch (error) {

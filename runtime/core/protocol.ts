@@ -207,9 +207,14 @@ export class Protocol {
     }
   }
 
-  /** Registers the handler of an incoming request method, replacing any previous one. */
-  setRequestHandler<P = Params | undefined, R = unknown>(method: string, handler: RequestHandler<P, R>): void {
+  /**
+   * Registers the handler of an incoming request method, replacing any previous one. With
+   * `runsMiddleware`, the handler runs the incoming middlewares itself (see
+   * MiddlewareStack.runIncoming) and the engine does not run them around it.
+   */
+  setRequestHandler<P = Params | undefined, R = unknown>(method: string, handler: RequestHandler<P, R>, options: { readonly runsMiddleware?: boolean } = {}): void {
     this.dispatcher.requestHandlers.set(method, handler as unknown as RequestHandler);
+    if (options.runsMiddleware === true) this.dispatcher.chainingHandlers.add(handler as unknown as RequestHandler);
   }
 
   /** The handler of incoming request `method`, if one is registered (to wrap it, say). */

@@ -218,12 +218,12 @@ export abstract class Endpoint {
    * Registers a handler for a request the peer sends. Fails with SdkError('CAPABILITY_MISSING')
    * when the method is gated by a capability this endpoint did not declare.
    */
-  protected registerRequestHandler(method: string, handler: RequestHandler<never, unknown>): void {
+  protected registerRequestHandler(method: string, handler: RequestHandler<never, unknown>, options: { readonly runsMiddleware?: boolean } = {}): void {
     const gate = this.revisions.gateOf(method);
     if (gate?.holder === 'receiver' && !hasCapability(this.ownCapabilities, gate.path)) {
       throw new SdkError('CAPABILITY_MISSING', `Cannot handle ${method}: capability ${describePath(gate.path)} was not declared`);
     }
-    this.protocol.setRequestHandler(method, handler as RequestHandler);
+    this.protocol.setRequestHandler(method, handler as RequestHandler, options);
   }
 
   protected registerNotificationHandler(method: string, handler: NotificationHandler<never>): void {

@@ -1,6 +1,7 @@
 /**
  * `make examples`: runs every story over each transport it supports, a few at a time, and the
- * quickstart client as its own process. Exits 1 when any of them fails or hangs.
+ * quickstart client and the observability example as processes of their own. Exits 1 when any
+ * of them fails or hangs.
  *
  *   npx tsx examples/run.ts [story…]
  */
@@ -27,10 +28,10 @@ interface Job {
   readonly run: () => Promise<void>;
 }
 
-/** The quickstart is a plain script (the README shows it whole), so it runs as a process. */
-function quickstart(): Promise<void> {
+/** The quickstart and the observability example are plain scripts, so they run as processes. */
+function script(file: string, args: readonly string[] = []): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/quickstart/client.ts'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('error', reject);
     child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`exited with ${signal ?? code}`))));
   });
@@ -46,7 +47,10 @@ function withTimeout(label: string, work: Promise<void>): Promise<void> {
 
 const selected = process.argv.slice(2);
 const jobs: Job[] = [];
-if (selected.length === 0 || selected.includes('quickstart')) jobs.push({ label: 'quickstart over stdio', run: quickstart });
+if (selected.length === 0 || selected.includes('quickstart')) jobs.push({ label: 'quickstart over stdio', run: () => script('examples/quickstart/client.ts') });
+if (selected.length === 0 || selected.includes('observability')) {
+  for (const era of ['2025-11-25', '2026-07-28']) jobs.push({ label: `observability in memory, ${era}`, run: () => script('examples/observability/trace.ts', [era]) });
+}
 for (const story of STORIES) {
   if (selected.length > 0 && !selected.includes(story.name)) continue;
   for (const transport of story.transports ?? TRANSPORTS) jobs.push({ label: `${story.name} over ${transport}`, run: () => runStory(story, transport as TransportKind) });

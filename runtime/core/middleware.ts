@@ -113,6 +113,36 @@ export interface Middleware {
 
 type Member = 'incoming' | 'notification' | 'outgoing' | 'failed';
 
+/** The facts a {@link MiddlewareStack} fills into each call object, read from the engine as it runs. */
+export type FillFacts = (call: { -readonly [K in keyof CallFacts]: CallFacts[K] }) => void;
+
+/**
+ * One call as middleware sees it: one class for every kind, so that building one is a single
+ * allocation of one shape (the chain runs per message).
+ */
+class Call {
+  side: Side = 'server';
+  revision: string | undefined = undefined;
+  era: 'stateful' | 'stateless' | undefined = undefined;
+  sessionId: string | undefined = undefined;
+  networkTransport: string | undefined = undefined;
+  connection: object = Call;
+  method = '';
+  params: Params | undefined = undefined;
+  requestId: RequestId | undefined = undefined;
+  context: RequestContext | NotificationContext | undefined = undefined;
+  authInfo: unknown = undefined;
+  options: RequestOptions | undefined = undefined;
+
+  /** A copy with other params and options, for the middlewares after one that rewrote them. */
+  with(params: Params | undefined, options: RequestOptions | undefined): Call {
+    const copy = Object.assign(new Call(), this);
+    copy.params = params;
+    copy.options = options;
+    return copy;
+  }
+}
+
 /**
  * The middlewares of one engine. Each kind's list is undefined while empty, which is all the
  * engine checks on its hot path.
@@ -123,12 +153,12 @@ export class MiddlewareStack {
   outgoing: readonly Middleware[] | undefined;
   failed: readonly Middleware[] | undefined;
   private readonly all: Middleware[] = [];
-  private readonly facts: () => CallFacts;
+  private readonly fill: FillFacts;
   /** Receives what a `failed` member throws. */
   private readonly report: (error: Error) => void;
 
-  constructor(facts: () => CallFacts, report: (error: Error) => void) {
-    this.facts = facts;
+  constructor(fill: FillFacts, report: (error: Error) => void) {
+    this.fill = fill;
     this.report = report;
   }
 
@@ -149,22 +179,26 @@ export class MiddlewareStack {
 
   /** Runs the incoming chain of `context`'s request around `handler`. */
   runIncoming(context: RequestContext, params: Params | undefined, handler: (params: Params | undefined) => unknown): Promise<unknown> {
-    const chain = this.incoming ?? [];
-    const base = { ...this.facts(), method: context.method, requestId: context.requestId, context, authInfo: context.extra?.authInfo };
-    return run(chain, 'incoming', base, params, undefined, handler);
+    const call = this.call(context.method, params);
+    call.requestId = context.requestId;
+    call.context = context;
+    call.authInfo = context.extra?.authInfo;
+    return run(this.incoming ?? [], 'incoming', call, handler);
   }
 
   /** Runs the notification chain around `handler` (nothing at the end when undefined). */
   runNotification(context: NotificationContext, params: Params | undefined, handler: ((params: Params | undefined) => void | Promise<void>) | undefined): Promise<void> {
-    const chain = this.notification ?? [];
-    const base = { ...this.facts(), method: context.method, context, authInfo: context.extra?.authInfo };
-    return run(chain, 'notification', base, params, undefined, (given) => handler?.(given)) as Promise<void>;
+    const call = this.call(context.method, params);
+    call.context = context;
+    call.authInfo = context.extra?.authInfo;
+    return run(this.notification ?? [], 'notification', call, (given) => handler?.(given)) as Promise<void>;
   }
 
   /** Runs the outgoing chain around `send`. */
   runOutgoing(method: string, params: Params | undefined, options: RequestOptions, send: (params: Params | undefined, options: RequestOptions) => Promise<unknown>): Promise<unknown> {
-    const chain = this.outgoing ?? [];
-    return run(chain, 'outgoing', { ...this.facts(), method }, params, options, send as (params: Params | undefined, options: RequestOptions | undefined) => unknown);
+    const call = this.call(method, params);
+    call.options = options;
+    return run(this.outgoing ?? [], 'outgoing', call, send as (params: Params | undefined, options: RequestOptions | undefined) => unknown);
   }
 
   /** Tells every `failed` member; what they throw is reported, never raised. */
@@ -176,6 +210,14 @@ export class MiddlewareStack {
         this.report(error instanceof Error ? error : new Error(String(error)));
       }
     }
+  }
+
+  private call(method: string, params: Params | undefined): Call {
+    const call = new Call();
+    this.fill(call);
+    call.method = method;
+    call.params = params;
+    return call;
   }
 
   private refresh(): void {
@@ -191,28 +233,31 @@ export class MiddlewareStack {
 }
 
 /**
- * Runs `chain` with `params` (and, for outgoing requests, `options`), ending in `last`; each
- * middleware gets the call as the one before it passed it on.
+ * Runs `chain` from `call`, ending in `last` with the params (and, for outgoing requests, the
+ * options) the last middleware passed on. No async functions: a promise per step would be the
+ * chain's main cost.
  */
 function run(
   chain: readonly Middleware[],
   member: Exclude<Member, 'failed'>,
-  base: Record<string, unknown>,
-  params: Params | undefined,
-  options: RequestOptions | undefined,
+  call: Call,
   last: (params: Params | undefined, options: RequestOptions | undefined) => unknown,
 ): Promise<unknown> {
-  const step = async (index: number, current: Params | undefined, currentOptions: RequestOptions | undefined): Promise<unknown> => {
-    if (index === chain.length) return last(current, currentOptions);
-    let called = false;
-    const next = (given?: Params | undefined, givenOptions?: RequestOptions): Promise<unknown> => {
-      if (called) return Promise.reject(new SdkError('INVALID_ARGUMENT', `A ${member} middleware called next() twice for ${String(base.method)}`));
-      called = true;
-      return step(index + 1, given === undefined ? current : given, givenOptions === undefined ? currentOptions : givenOptions);
-    };
-    const call = currentOptions === undefined ? { ...base, params: current } : { ...base, params: current, options: currentOptions };
-    const fn = chain[index]![member] as (call: unknown, next: SendNext) => unknown;
-    return fn.call(chain[index], call, next);
+  const step = (index: number, current: Call): Promise<unknown> => {
+    try {
+      if (index === chain.length) return Promise.resolve(last(current.params, current.options));
+      let called = false;
+      const next = (given?: Params | undefined, givenOptions?: RequestOptions): Promise<unknown> => {
+        if (called) return Promise.reject(new SdkError('INVALID_ARGUMENT', `A ${member} middleware called next() twice for ${current.method}`));
+        called = true;
+        const passed = given === undefined && givenOptions === undefined ? current : current.with(given ?? current.params, givenOptions ?? current.options);
+        return step(index + 1, passed);
+      };
+      const middleware = chain[index]!;
+      return Promise.resolve((middleware[member] as (call: Call, next: SendNext) => unknown).call(middleware, current, next));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
-  return step(0, params, options);
+  return step(0, call);
 }

@@ -35,7 +35,7 @@ import { InboundQueue } from './inbound-queue.js';
 import { nestingDepthOption } from './inbound-shape.js';
 import { refuseDropped, sendReply, type ReplyHost } from './substitute-replies.js';
 import { inboundLimits } from './inbound-gate.js';
-import { MiddlewareStack, type CallFacts, type HandlerFailure } from './middleware.js';
+import { MiddlewareStack, type FillFacts, type HandlerFailure } from './middleware.js';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
 
@@ -111,7 +111,7 @@ export class Protocol {
       this.sendCancellation(request.id, error.message, request.relatedRequestId);
       request.reject(error);
     });
-    this.middleware = new MiddlewareStack(() => this.callFacts(), (error) => this.report(error));
+    this.middleware = new MiddlewareStack((call) => this.fillFacts(call), (error) => this.report(error));
     this.dispatcher = new Dispatcher({
       side: this.side,
       methods: this.methods,
@@ -456,17 +456,15 @@ export class Protocol {
   }
 
   /** What middleware learns about the connection with each call. */
-  private callFacts(): CallFacts {
+  private fillFacts(call: Parameters<FillFacts>[0]): void {
     const revision = this.revision;
     const transport = this.connection;
-    return {
-      side: this.side,
-      revision: revision?.revision,
-      era: revision?.era,
-      sessionId: transport?.sessionId,
-      networkTransport: transport?.networkTransport,
-      connection: this.connectionKey,
-    };
+    call.side = this.side;
+    call.revision = revision?.revision;
+    call.era = revision?.era;
+    call.sessionId = transport?.sessionId;
+    call.networkTransport = transport?.networkTransport;
+    call.connection = this.connectionKey;
   }
 
   private report(error: Error): void {

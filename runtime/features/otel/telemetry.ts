@@ -7,6 +7,7 @@
  */
 import {
   context as contextApi,
+  isSpanContextValid,
   metrics,
   ROOT_CONTEXT,
   SpanKind,
@@ -15,7 +16,6 @@ import {
   type Attributes,
   type Context,
   type Histogram,
-  type Link,
   type Meter,
   type Span,
   type TextMapPropagator,
@@ -54,9 +54,6 @@ const PROMPT_GET = Method.PromptsGet;
 const RESOURCE_METHODS: ReadonlySet<string> = new Set([Method.ResourcesRead, Method.ResourcesSubscribe, Method.ResourcesUnsubscribe]);
 
 const INTERNAL_ERROR = String(ErrorCodes.INTERNAL_ERROR);
-
-/** The attributes of the histograms: the low-cardinality part of the span's. */
-const METRIC_ATTRIBUTES = ['mcp.method.name', 'error.type', 'gen_ai.tool.name', 'gen_ai.prompt.name', 'gen_ai.operation.name', 'rpc.response.status_code', 'mcp.protocol.version', 'network.transport'];
 
 /**
  * The OpenTelemetry middleware. Add it to a Client, a Server or an McpServer (`use`, the
@@ -129,15 +126,16 @@ class Telemetry implements Middleware {
   async incoming(call: IncomingRequest, next: (params?: Params) => Promise<unknown>): Promise<unknown> {
     const active = contextApi.active();
     const remote = extractTraceContext(ROOT_CONTEXT, call.params?._meta, this.propagator);
-    const ambient = trace.getSpanContext(active);
-    const links: Link[] = remote !== undefined && ambient !== undefined ? [{ context: ambient }] : [];
+    const parent = remote ?? active;
     const attributes = attributesOf(call, call.params);
     // The input request ids of the stateless era are keys in a result, not JSON-RPC ids.
     if (!(call.side === 'client' && call.era === 'stateless')) attributes['jsonrpc.request.id'] = String(call.requestId);
-    const span = this.tracer.startSpan(spanName(call.method, call.params), { kind: SpanKind.SERVER, attributes, links }, remote ?? active);
-    const scope = trace.setSpan(remote ?? active, span);
-    const requests = this.requestsOf(call);
-    requests.set(call.requestId, scope);
+    const ambient = remote === undefined ? undefined : trace.getSpanContext(active);
+    const span = this.tracer.startSpan(spanName(call.method, call.params), { kind: SpanKind.SERVER, attributes, ...(ambient === undefined ? {} : { links: [{ context: ambient }] }) }, parent);
+    const scope = trace.setSpan(parent, span);
+    // A span with no valid context (a no-op tracer, no remote parent) has nothing to hand on.
+    const requests = isSpanContextValid(span.spanContext()) ? this.requestsOf(call) : undefined;
+    requests?.set(call.requestId, scope);
     const started = performance.now();
     try {
       const result = await contextApi.with(scope, next);
@@ -147,7 +145,7 @@ class Telemetry implements Middleware {
       this.finish(span, attributes, started, this.serverDuration, undefined, error, true);
       throw error;
     } finally {
-      if (requests.get(call.requestId) === scope) requests.delete(call.requestId);
+      if (requests?.get(call.requestId) === scope) requests.delete(call.requestId);
     }
   }
 
@@ -157,19 +155,26 @@ class Telemetry implements Middleware {
     const attributes = attributesOf(call, call.params);
     const span = this.tracer.startSpan(spanName(call.method, call.params), { kind: SpanKind.CLIENT, attributes }, parent);
     const scope = trace.setSpan(parent, span);
-    const meta: Record<string, unknown> = { ...(isObject(call.params?._meta) ? call.params._meta : {}) };
-    injectTraceContext(scope, meta, this.propagator);
-    const params: Params = { ...(call.params ?? {}), _meta: meta };
-    let idSeen = false;
-    const options = {
-      ...call.options,
-      onRequestId: (id: RequestId) => {
-        call.options.onRequestId?.(id);
-        // A multi round-trip request sends several; the first names the operation.
-        if (!idSeen) span.setAttribute('jsonrpc.request.id', String(id));
-        idSeen = true;
-      },
-    };
+    let params = call.params;
+    if (isSpanContextValid(span.spanContext())) {
+      const meta: Record<string, unknown> = { ...(isObject(call.params?._meta) ? call.params._meta : {}) };
+      injectTraceContext(scope, meta, this.propagator);
+      params = { ...(call.params ?? {}), _meta: meta };
+    }
+    let options = call.options;
+    if (span.isRecording()) {
+      const given = call.options.onRequestId;
+      let idSeen = false;
+      options = {
+        ...call.options,
+        onRequestId: (id: RequestId) => {
+          given?.(id);
+          // A multi round-trip request sends several; the first names the operation.
+          if (!idSeen) span.setAttribute('jsonrpc.request.id', String(id));
+          idSeen = true;
+        },
+      };
+    }
     const started = performance.now();
     try {
       const result = await contextApi.with(scope, () => next(params, options));
@@ -204,11 +209,7 @@ class Telemetry implements Middleware {
       if (error instanceof Error && !(error instanceof ProtocolError)) span.recordException(error);
     }
     span.end();
-    if (histogram !== undefined) {
-      const recorded: Attributes = {};
-      for (const name of METRIC_ATTRIBUTES) if (attributes[name] !== undefined) recorded[name] = attributes[name];
-      histogram.record((performance.now() - started) / 1000, recorded);
-    }
+    histogram?.record((performance.now() - started) / 1000, metricAttributes(attributes));
   }
 }
 
@@ -217,6 +218,18 @@ function spanName(method: string, params: Params | undefined): string {
   const target = (method === TOOL_CALL || method === PROMPT_GET) && typeof params?.name === 'string' ? params.name : undefined;
   return target === undefined ? method : `${method} ${target}`;
 }
+
+/** The attributes of the histograms: the low-cardinality part of the span's (no session or request id). */
+function metricAttributes(span: Attributes): Attributes {
+  const recorded: Attributes = { 'mcp.method.name': span['mcp.method.name'] };
+  for (const name of OPTIONAL_METRIC_ATTRIBUTES) {
+    const value = span[name];
+    if (value !== undefined) recorded[name] = value;
+  }
+  return recorded;
+}
+
+const OPTIONAL_METRIC_ATTRIBUTES = ['error.type', 'gen_ai.tool.name', 'gen_ai.prompt.name', 'gen_ai.operation.name', 'rpc.response.status_code', 'mcp.protocol.version', 'network.transport'] as const;
 
 function attributesOf(call: CallFacts & { readonly method: string }, params: Params | undefined): Attributes {
   const attributes: Attributes = { 'mcp.method.name': call.method };

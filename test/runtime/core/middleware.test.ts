@@ -14,6 +14,7 @@ import {
   type IncomingRequest,
   type Middleware,
   type OutgoingRequest,
+  type Stateful,
 } from '../../../runtime/index.js';
 import { startV2Streamable, type RunningServer } from '../../interop/peers/http-servers.js';
 
@@ -145,7 +146,8 @@ describe('the notification chain and the rules of next()', () => {
     session.server.setNotificationHandler('notifications/roots/list_changed', () => {
       handled.push('roots');
     });
-    await client.notifyRootsListChanged();
+    // The notification exists in the stateful era only, which this client speaks.
+    await (client as unknown as Client<Stateful.ProtocolTypes>).notifyRootsListChanged();
     await client.callTool({ name: 'echo', arguments: { text: 'after' } });
     expect(seen).toEqual(['notifications/initialized stateful', 'notifications/roots/list_changed stateful']);
     expect(handled).toEqual([]);

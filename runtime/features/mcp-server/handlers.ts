@@ -82,13 +82,17 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
       const templates = [...host.templates.each(session)].map((entry) => entry.definition);
       return cached('resourceTemplates', pageResult('resourceTemplates', paginate(templates, (template) => template.uriTemplate, params?.cursor, host.pageSize)));
     });
-    server.setRequestHandler(Method.ResourcesRead, (params, request) => {
+    server.setRequestHandler(Method.ResourcesRead, async (params, request) => {
       const read = locate(params.uri, host.resources, host.templates, session);
       if (read === undefined) throw notFound(params.uri);
       const context = contextOf(request);
-      const reading = (): Promise<Stateful.ReadResourceResult> => reported(server, { method: Method.ResourcesRead, requestId: request.requestId, resource: params.uri }, context, () => read(context));
-      const result = host.hooks.empty ? reading() : host.hooks.resourceRead({ uri: params.uri }, context, reading);
-      return server.era === 'stateless' ? result.then((value) => cached('resourceRead', value)) : result;
+      let result: Stateful.ReadResourceResult;
+      try {
+        result = await (host.hooks.empty ? read(context) : host.hooks.resourceRead({ uri: params.uri }, context, async () => read(context)));
+      } catch (error) {
+        throw failure(server, error, context, { method: Method.ResourcesRead, requestId: request.requestId, resource: params.uri });
+      }
+      return server.era === 'stateless' ? cached('resourceRead', result) : result;
     });
     if (capabilities.resources.subscribe === true) {
       server.setRequestHandler(Method.ResourcesSubscribe, (params) => {
@@ -107,12 +111,15 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
       const prompts = host.prompts.visible(session).map(([, entry]) => entry.definition);
       return cached('prompts', pageResult('prompts', paginate(prompts, (prompt) => prompt.name, params?.cursor, host.pageSize)));
     });
-    server.setRequestHandler(Method.PromptsGet, (params, request) => {
+    server.setRequestHandler(Method.PromptsGet, async (params, request) => {
       const entry = host.prompts.find(params.name, session);
       if (entry === undefined) throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Unknown prompt: ${params.name}`);
       const context = contextOf(request);
-      const getting = (): Promise<Stateful.GetPromptResult> => reported(server, { method: Method.PromptsGet, requestId: request.requestId, prompt: entry.name }, context, () => getPrompt(entry, params, context));
-      return host.hooks.empty ? getting() : host.hooks.promptGet({ name: entry.name, arguments: params.arguments ?? {} }, context, getting);
+      try {
+        return await (host.hooks.empty ? getPrompt(entry, params, context) : host.hooks.promptGet({ name: entry.name, arguments: params.arguments ?? {} }, context, () => getPrompt(entry, params, context)));
+      } catch (error) {
+        throw failure(server, error, context, { method: Method.PromptsGet, requestId: request.requestId, prompt: entry.name });
+      }
     });
   }
   if (capabilities.completions !== undefined) {
@@ -126,16 +133,14 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
 }
 
 /**
- * Runs a resource or prompt callback; what it throws besides a ProtocolError (a bug) is reported
- * with the resource or prompt it served, then answered as the internal error the dispatcher
- * would have answered, so that it is reported once.
+ * What a resource or prompt callback (or a hook around it) threw, as the handler rethrows it:
+ * a ProtocolError (the callback's chosen answer), a question of the stateless era or a
+ * cancellation as it is; anything else (a bug) is reported with the resource or prompt it
+ * served, then answered as the internal error the dispatcher would answer, so that it is
+ * reported once.
  */
-async function reported<R>(server: Server, failure: Omit<HandlerFailure, 'error'>, context: McpContext, run: () => R | Promise<R>): Promise<R> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ProtocolError || error instanceof InputRequiredSignal || context.signal.aborted) throw error;
-    server.protocol.reportHandlerFailure({ ...failure, error });
-    throw new ProtocolError(ErrorCodes.INTERNAL_ERROR, messageOf(error));
-  }
+function failure(server: Server, error: unknown, context: McpContext, what: Omit<HandlerFailure, 'error'>): unknown {
+  if (error instanceof ProtocolError || error instanceof InputRequiredSignal || context.signal.aborted) return error;
+  server.protocol.reportHandlerFailure({ ...what, error });
+  return new ProtocolError(ErrorCodes.INTERNAL_ERROR, messageOf(error));
 }

@@ -7,6 +7,7 @@
  */
 import {
   context as contextApi,
+  createNoopMeter,
   isSpanContextValid,
   metrics,
   ROOT_CONTEXT,
@@ -110,20 +111,20 @@ class Telemetry implements Middleware {
     if (options.metrics !== false) {
       const meter = options.meter ?? metrics.getMeter('mcpgen');
       const advice = { explicitBucketBoundaries: DURATION_BUCKETS };
-      this.clientDuration = meter.createHistogram('mcp.client.operation.duration', {
+      this.clientDuration = recording(meter.createHistogram('mcp.client.operation.duration', {
         unit: 's',
         description: 'The duration of the MCP request as observed on the sender, from sending it until the response arrived.',
         advice,
-      });
-      this.serverDuration = meter.createHistogram('mcp.server.operation.duration', {
+      }));
+      this.serverDuration = recording(meter.createHistogram('mcp.server.operation.duration', {
         unit: 's',
         description: 'The duration of the MCP request as observed on the receiver, from receiving it until the response was ready.',
         advice,
-      });
+      }));
     }
   }
 
-  async incoming(call: IncomingRequest, next: (params?: Params) => Promise<unknown>): Promise<unknown> {
+  incoming(call: IncomingRequest, next: (params?: Params) => Promise<unknown>): Promise<unknown> {
     const active = contextApi.active();
     const remote = extractTraceContext(ROOT_CONTEXT, call.params?._meta, this.propagator);
     const parent = remote ?? active;
@@ -132,9 +133,24 @@ class Telemetry implements Middleware {
     if (!(call.side === 'client' && call.era === 'stateless')) attributes['jsonrpc.request.id'] = String(call.requestId);
     const ambient = remote === undefined ? undefined : trace.getSpanContext(active);
     const span = this.tracer.startSpan(spanName(call.method, call.params), { kind: SpanKind.SERVER, attributes, ...(ambient === undefined ? {} : { links: [{ context: ambient }] }) }, parent);
-    const scope = trace.setSpan(parent, span);
-    // A span with no valid context (a no-op tracer, no remote parent) has nothing to hand on.
-    const requests = isSpanContextValid(span.spanContext()) ? this.requestsOf(call) : undefined;
+    // A no-op tracer's span with no parent to carry on, and no histogram: nothing to do.
+    const carried = isSpanContextValid(span.spanContext());
+    if (!carried && !span.isRecording() && this.serverDuration === undefined) return next();
+    return this.handle(call, next, span, trace.setSpan(parent, span), attributes, carried);
+  }
+
+  outgoing(call: OutgoingRequest, next: SendNext): Promise<unknown> {
+    const related = call.options.relatedRequestId;
+    const parent = (related === undefined ? undefined : this.handling.get(call.connection)?.get(related)) ?? contextApi.active();
+    const attributes = attributesOf(call, call.params);
+    const span = this.tracer.startSpan(spanName(call.method, call.params), { kind: SpanKind.CLIENT, attributes }, parent);
+    const carried = isSpanContextValid(span.spanContext());
+    if (!carried && !span.isRecording() && this.clientDuration === undefined) return next();
+    return this.send(call, next, span, trace.setSpan(parent, span), attributes, carried);
+  }
+
+  private async handle(call: IncomingRequest, next: (params?: Params) => Promise<unknown>, span: Span, scope: Context, attributes: Attributes, carried: boolean): Promise<unknown> {
+    const requests = carried ? this.requestsOf(call) : undefined;
     requests?.set(call.requestId, scope);
     const started = performance.now();
     try {
@@ -149,14 +165,9 @@ class Telemetry implements Middleware {
     }
   }
 
-  async outgoing(call: OutgoingRequest, next: SendNext): Promise<unknown> {
-    const related = call.options.relatedRequestId;
-    const parent = (related === undefined ? undefined : this.handling.get(call.connection)?.get(related)) ?? contextApi.active();
-    const attributes = attributesOf(call, call.params);
-    const span = this.tracer.startSpan(spanName(call.method, call.params), { kind: SpanKind.CLIENT, attributes }, parent);
-    const scope = trace.setSpan(parent, span);
+  private async send(call: OutgoingRequest, next: SendNext, span: Span, scope: Context, attributes: Attributes, carried: boolean): Promise<unknown> {
     let params = call.params;
-    if (isSpanContextValid(span.spanContext())) {
+    if (carried) {
       const meta: Record<string, unknown> = { ...(isObject(call.params?._meta) ? call.params._meta : {}) };
       injectTraceContext(scope, meta, this.propagator);
       params = { ...(call.params ?? {}), _meta: meta };
@@ -217,6 +228,14 @@ class Telemetry implements Middleware {
 function spanName(method: string, params: Params | undefined): string {
   const target = (method === TOOL_CALL || method === PROMPT_GET) && typeof params?.name === 'string' ? params.name : undefined;
   return target === undefined ? method : `${method} ${target}`;
+}
+
+/** The class of the API's no-op histograms (what a meter gives before any SDK is registered). */
+const NOOP_HISTOGRAM = createNoopMeter().createHistogram('noop').constructor as abstract new (...args: never[]) => Histogram;
+
+/** The histogram, or undefined for a no-op one, so that timing is skipped where nothing records it. */
+function recording(histogram: Histogram): Histogram | undefined {
+  return histogram instanceof NOOP_HISTOGRAM ? undefined : histogram;
 }
 
 /** The attributes of the histograms: the low-cardinality part of the span's (no session or request id). */

@@ -168,7 +168,7 @@ describe('every subpath of the exports map', () => {
     const name = packed.manifest.name;
     const revisionSubpath = new RegExp(`^${name}/(\\d{4}-\\d{2}-\\d{2}|draft)$`);
     expect(specifiers.filter((specifier) => !revisionSubpath.test(specifier)).sort()).toEqual(
-      [name, 'advanced', 'auth', 'extensions/tasks', 'host', 'http', 'node', 'redis', 'tasks', 'testing'].map((subpath) => (subpath === name ? name : `${name}/${subpath}`)).sort(),
+      [name, 'advanced', 'auth', 'extensions/tasks', 'host', 'http', 'node', 'otel', 'redis', 'tasks', 'testing'].map((subpath) => (subpath === name ? name : `${name}/${subpath}`)).sort(),
     );
   });
 

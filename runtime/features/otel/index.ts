@@ -3,4 +3,4 @@
  * middleware for a Client, a Server or an McpServer. It needs `@opentelemetry/api` (an
  * optional peer of mcpgen, loaded by this entry alone) and an SDK to export anything.
  */
-export { instrument, telemetry, type TelemetryOptions } from './telemetry.js';
+export { instrument, telemetry, type TelemetryMeter, type TelemetryOptions, type TelemetryPropagator, type TelemetryTracer } from './telemetry.js';

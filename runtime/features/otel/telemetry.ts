@@ -31,19 +31,42 @@ import type { Params } from '../../core/request-context.js';
 import { InputRequiredSignal } from '../../era/input-broker.js';
 import { extractTraceContext, injectTraceContext } from './trace-context.js';
 
+/**
+ * An OpenTelemetry Tracer, as telemetry uses it; any `Tracer` of `@opentelemetry/api` fits. Typed
+ * structurally so that mcpgen's declarations name no optional peer.
+ */
+export interface TelemetryTracer {
+  startSpan(name: string, options?: object, context?: object): object;
+}
+
+/** An OpenTelemetry Meter, as telemetry uses it; any `Meter` of `@opentelemetry/api` fits. */
+export interface TelemetryMeter {
+  createHistogram(name: string, options?: object): object;
+}
+
+/** An OpenTelemetry TextMapPropagator; any of `@opentelemetry/api` (or the SDK's) fits. */
+export interface TelemetryPropagator {
+  inject(context: object, carrier: unknown, setter: object): void;
+  extract(context: object, carrier: unknown, getter: object): object;
+  fields(): string[];
+}
+
 /** Options of {@link telemetry}. */
 export interface TelemetryOptions {
   /** The tracer spans come from (default: the global provider's `mcpgen` tracer); pass one on Workers. */
-  readonly tracer?: Tracer | undefined;
-  /** The meter of the duration histograms (default: the global provider's `mcpgen` meter). */
-  readonly meter?: Meter | undefined;
+  readonly tracer?: TelemetryTracer | undefined;
+  /**
+   * The meter of the duration histograms (default: the global provider's `mcpgen` meter, as it
+   * is when `telemetry()` is called: register the SDK first).
+   */
+  readonly meter?: TelemetryMeter | undefined;
   /** Record the duration histograms (default true). */
   readonly metrics?: boolean | undefined;
   /**
    * How trace context travels in `params._meta` (default: W3C `traceparent` / `tracestate`,
    * built in, so no global propagator is needed). Pass a propagator to add baggage, say.
    */
-  readonly propagator?: TextMapPropagator | undefined;
+  readonly propagator?: TelemetryPropagator | undefined;
 }
 
 /** Bucket boundaries (seconds) the conventions give both duration histograms. */
@@ -106,10 +129,10 @@ class Telemetry implements Middleware {
   private readonly handling = new WeakMap<object, Map<RequestId, Context>>();
 
   constructor(options: TelemetryOptions) {
-    this.tracer = options.tracer ?? trace.getTracer('mcpgen');
-    this.propagator = options.propagator;
+    this.tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer('mcpgen');
+    this.propagator = options.propagator as TextMapPropagator | undefined;
     if (options.metrics !== false) {
-      const meter = options.meter ?? metrics.getMeter('mcpgen');
+      const meter = (options.meter as Meter | undefined) ?? metrics.getMeter('mcpgen');
       const advice = { explicitBucketBoundaries: DURATION_BUCKETS };
       this.clientDuration = recording(meter.createHistogram('mcp.client.operation.duration', {
         unit: 's',
@@ -126,7 +149,7 @@ class Telemetry implements Middleware {
 
   incoming(call: IncomingRequest, next: (params?: Params) => Promise<unknown>): Promise<unknown> {
     const active = contextApi.active();
-    const remote = extractTraceContext(ROOT_CONTEXT, call.params?._meta, this.propagator);
+    const remote = extractTraceContext(ROOT_CONTEXT, call.params?._meta, this.propagator) as Context | undefined;
     const parent = remote ?? active;
     const attributes = attributesOf(call, call.params);
     // The input request ids of the stateless era are keys in a result, not JSON-RPC ids.

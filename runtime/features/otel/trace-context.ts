@@ -18,14 +18,15 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 /** The W3C limit on `tracestate` (512 characters), past which it is dropped rather than read. */
 const MAX_TRACESTATE = 512;
 
-/** The members the trace context adds to a `_meta`. */
-export interface TraceMeta {
-  traceparent?: string;
-  tracestate?: string;
-}
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+// The exported signatures say `object` for the API's Context and TextMapPropagator, so that the
+// declarations name no optional peer; telemetry.ts passes the API's own values.
 
 /** Writes `context`'s span into `meta` (nothing when it has no valid span). */
-export function injectTraceContext(context: Context, meta: Record<string, unknown>, propagator: TextMapPropagator | undefined): void {
+export function injectTraceContext(given: object, meta: Record<string, unknown>, propagatorGiven: object | undefined): void {
+  const context = given as Context;
+  const propagator = propagatorGiven as TextMapPropagator | undefined;
   if (propagator !== undefined) {
     propagator.inject(context, meta, { set: (carrier, key, value) => { (carrier as Record<string, unknown>)[key] = value; } });
     return;
@@ -41,7 +42,9 @@ export function injectTraceContext(context: Context, meta: Record<string, unknow
  * The context `meta` carries, as the remote parent on top of `base`; undefined when `meta`
  * has no valid `traceparent` (a peer's malformed value is ignored, never thrown).
  */
-export function extractTraceContext(base: Context, meta: unknown, propagator: TextMapPropagator | undefined): Context | undefined {
+export function extractTraceContext(baseGiven: object, meta: unknown, propagatorGiven: object | undefined): object | undefined {
+  const base = baseGiven as Context;
+  const propagator = propagatorGiven as TextMapPropagator | undefined;
   if (typeof meta !== 'object' || meta === null) return undefined;
   const carrier = meta as Record<string, unknown>;
   if (propagator !== undefined) {
@@ -64,7 +67,7 @@ export function extractTraceContext(base: Context, meta: unknown, propagator: Te
   return trace.setSpanContext(base, parent);
 }
 
-function parseTraceparent(value: unknown): { -readonly [K in keyof SpanContext]: SpanContext[K] } | undefined {
+function parseTraceparent(value: unknown): Mutable<SpanContext> | undefined {
   if (typeof value !== 'string') return undefined;
   const match = TRACEPARENT.exec(value.trim());
   if (match === null) return undefined;

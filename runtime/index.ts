@@ -32,6 +32,7 @@ export type { ServerSenders } from './peers/server-types.js';
 export type { RequestContext, NotificationContext, RequestOptions, NotificationOptions, RequestHandler, NotificationHandler } from './core/request-context.js';
 // Middleware around every request and notification, on both sides and in both eras.
 export type { CallFacts, HandlerFailure, IncomingNotification, IncomingRequest, Middleware, Next, OutgoingRequest, SendNext } from './core/middleware.js';
+export { isCallOf, type RequestParamsOf } from './peers/middleware-calls.js';
 export type { Progress } from './core/pending-requests.js';
 export type { ProtocolTypesShape, RequestTypes, NotificationTypes, CapabilitiesOf } from './core/protocol-types.js';
 export type { CustomRequestDefinition, CustomNotificationDefinition, CustomRequest, CustomNotification } from './core/custom-methods.js';

@@ -7,6 +7,7 @@ import {
   Client,
   createLinkedPair,
   ErrorCodes,
+  isCallOf,
   McpServer,
   ProtocolError,
   SdkError,
@@ -77,8 +78,8 @@ describe.each(['2025-11-25', '2026-07-28'])('server middleware, %s', (era) => {
     const { mcp, calls } = echoServer({
       middleware: [{
         incoming(call, next) {
-          const name = (call.params as { name?: string } | undefined)?.name;
-          if (call.method !== 'tools/call') return next();
+          if (!isCallOf(call, 'tools/call')) return next();
+          const name = call.params.name;
           if (name === 'cached') return { content: [{ type: 'text', text: 'from cache' }] };
           if (name === 'forbidden') throw new ProtocolError(ErrorCodes.INVALID_REQUEST, 'Denied by policy', { tool: name });
           return next({ ...call.params, arguments: { text: 'rewritten' } });

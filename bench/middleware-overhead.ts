@@ -4,10 +4,10 @@
  * Echo `tools/call` round trips between a low-level Server and a Client (the `memory` and
  * `stdio` scenarios' programs), sequentially, with nothing registered, with mcpgen/otel's
  * `telemetry()` on both sides and no OpenTelemetry SDK (the API's no-op tracer and meter), and
- * with an empty middleware on both sides. Prints the median CPU µs per call over 5 runs of at
- * least 1 s each (both processes for stdio: the server's CPU from /proc) and each
- * configuration's ratio to "none", run by run. Configurations alternate within each run, so
- * drift of a loaded machine spreads over all of them.
+ * with an empty middleware on both sides. Prints the median CPU µs per call over 5 runs (or
+ * `--runs N`) of at least 1 s per configuration (both processes for stdio: the server's CPU
+ * from /proc) and each configuration's ratio to the first, run by run. The configurations take
+ * turns every 100 calls, so that the load of a busy machine falls on all of them alike.
  *
  *   MCPGEN_BASELINE=/path/to/other/checkout npx tsx bench/middleware-overhead.ts
  *
@@ -21,9 +21,11 @@ import { ownCpuMicros, processCpuMicros } from './lib/cpu.js';
 type Config = 'baseline' | 'none' | 'noop-telemetry' | 'empty-middleware';
 const baseline = process.env.MCPGEN_BASELINE;
 const CONFIGS: readonly Config[] = [...(baseline === undefined ? [] : ['baseline' as const]), 'none', 'noop-telemetry', 'empty-middleware'];
-const RUNS = 5;
+const runsArgument = process.argv.indexOf('--runs');
+const RUNS = runsArgument === -1 ? 5 : Math.max(1, Number(process.argv[runsArgument + 1]));
 const MIN_RUN_MS = 1_000;
 const WARM_UP_CALLS = 3_000;
+const BATCH = 100;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
@@ -90,16 +92,25 @@ async function connect(transport: 'memory' | 'stdio', config: Config): Promise<C
   };
 }
 
-/** CPU µs per call over one run of at least MIN_RUN_MS. */
-async function timedRun(connection: Connection): Promise<number> {
-  const cpuStart = connection.cpu();
+/**
+ * CPU µs per call of each connection over one run: batches of BATCH calls, the connections
+ * taking turns batch by batch, for at least MIN_RUN_MS per connection. Taking turns this often
+ * gives every configuration the same share of whatever else the machine is doing.
+ */
+async function timedRun(connections: ReadonlyMap<Config, Connection>, order: readonly Config[]): Promise<Map<Config, number>> {
+  const cpu = new Map<Config, number>(order.map((config) => [config, 0]));
+  let batches = 0;
   const started = performance.now();
-  let calls = 0;
-  while (performance.now() - started < MIN_RUN_MS) {
-    for (let i = 0; i < 200; i++) await connection.call();
-    calls += 200;
+  while (performance.now() - started < MIN_RUN_MS * order.length) {
+    for (const config of order) {
+      const connection = connections.get(config)!;
+      const before = connection.cpu();
+      for (let i = 0; i < BATCH; i++) await connection.call();
+      cpu.set(config, cpu.get(config)! + connection.cpu() - before);
+    }
+    batches++;
   }
-  return (connection.cpu() - cpuStart) / calls;
+  return new Map([...cpu].map(([config, micros]) => [config, micros / (batches * BATCH)]));
 }
 
 function median(values: readonly number[]): number {
@@ -117,8 +128,8 @@ async function measure(transport: 'memory' | 'stdio', configs: readonly Config[]
   }
   const perCall = new Map<Config, number[]>(configs.map((config) => [config, []]));
   for (let run = 0; run < RUNS; run++) {
-    const order = run % 2 === 0 ? configs : [...configs].reverse();
-    for (const config of order) perCall.get(config)!.push(await timedRun(connections.get(config)!));
+    const measured = await timedRun(connections, run % 2 === 0 ? configs : [...configs].reverse());
+    for (const [config, micros] of measured) perCall.get(config)!.push(micros);
   }
   for (const connection of connections.values()) await connection.close();
   const none = perCall.get('baseline') ?? perCall.get('none');

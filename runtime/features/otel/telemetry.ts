@@ -19,6 +19,7 @@ import {
   type Histogram,
   type Meter,
   type Span,
+  type SpanOptions,
   type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
@@ -155,7 +156,9 @@ class Telemetry implements Middleware {
     // The input request ids of the stateless era are keys in a result, not JSON-RPC ids.
     if (!(call.side === 'client' && call.era === 'stateless')) attributes['jsonrpc.request.id'] = String(call.requestId);
     const ambient = remote === undefined ? undefined : trace.getSpanContext(active);
-    const span = this.tracer.startSpan(spanName(call.method, call.params), { kind: SpanKind.SERVER, attributes, ...(ambient === undefined ? {} : { links: [{ context: ambient }] }) }, parent);
+    const options: SpanOptions = { kind: SpanKind.SERVER, attributes };
+    if (ambient !== undefined) options.links = [{ context: ambient }];
+    const span = this.tracer.startSpan(spanName(call.method, call.params), options, parent);
     // A no-op tracer's span with no parent to carry on, and no histogram: nothing to do.
     const carried = isSpanContextValid(span.spanContext());
     if (!carried && !span.isRecording() && this.serverDuration === undefined) return next();

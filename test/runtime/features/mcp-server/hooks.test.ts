@@ -1,16 +1,16 @@
 // McpServer's typed hooks: their order, denial by result and by JSON-RPC error, replaced
-// results, reads and prompts; and per-tool authorization by the scopes of the caller's token
-// over real HTTP, on the 2025-11-25 session path and the 2026-07-28 stateless path, against our
-// Client and the official v1 client.
+// results, reads and prompts; and authorization by the scopes of the caller's token over real
+// HTTP (per tool with a hook, per method with a middleware), on the 2025-11-25 session path and
+// the 2026-07-28 stateless path, against our Client and the official v1 client.
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import { Client, ErrorCodes, McpServer, ProtocolError, StreamableHttpClientTransport, type McpServerHooks } from '../../../../runtime/index.js';
+import { Client, ErrorCodes, isCallOf, McpServer, ProtocolError, StreamableHttpClientTransport, type McpServerHooks, type Middleware } from '../../../../runtime/index.js';
 import { createMcpNodeServer } from '../../../../runtime/node.js';
 import { connect, textOf } from './harness.js';
 
-function notesServer(hooks: McpServerHooks[]): McpServer {
-  const mcp = new McpServer({ name: 'notes', version: '1.0.0' }, { hooks });
+function notesServer(hooks: McpServerHooks[], middleware: Middleware[] = []): McpServer {
+  const mcp = new McpServer({ name: 'notes', version: '1.0.0' }, { hooks, middleware });
   mcp.registerTool('read-notes', {}, () => ({ content: [{ type: 'text', text: 'three notes' }] }));
   mcp.registerTool('delete-note', { inputSchema: { type: 'object', properties: { id: { type: 'string' } } } }, ({ id }) => ({ content: [{ type: 'text', text: `deleted ${id}` }] }));
   mcp.registerResource('index', 'notes://index', {}, (uri) => ({ contents: [{ uri, text: 'the index' }] }));
@@ -84,10 +84,21 @@ const authorize: McpServerHooks = {
 };
 // #endregion authorize
 
+/** The same rule as middleware, for resources: reading needs notes:read, refused with a JSON-RPC error. */
+const readScope: Middleware = {
+  incoming(call, next) {
+    const granted = (call.authInfo as { scopes?: readonly string[] } | undefined)?.scopes ?? [];
+    if (isCallOf(call, 'resources/read') && !granted.includes('notes:read')) {
+      throw new ProtocolError(ErrorCodes.INVALID_REQUEST, `Forbidden: reading ${call.params.uri} needs the scope notes:read`);
+    }
+    return next();
+  },
+};
+
 describe('per-tool authorization by scope, over HTTP', () => {
   /** A stand-in for a bearer check: the token is the list of its scopes. */
   async function protectedNotes(): Promise<{ url: URL; close: () => Promise<void> }> {
-    const mcp = notesServer([authorize]);
+    const mcp = notesServer([authorize], [readScope]);
     const node = createMcpNodeServer({
       server: () => mcp.createServer(),
       path: '/mcp',
@@ -102,10 +113,11 @@ describe('per-tool authorization by scope, over HTTP', () => {
   }
 
   for (const era of ['2025-11-25', '2026-07-28']) {
-    it(`refuses delete-note without notes:write and allows it with, ${era}`, async () => {
+    it(`refuses delete-note without notes:write (a hook) and reads without notes:read (a middleware), ${era}`, async () => {
       const server = await protectedNotes();
       const reader = new Client({ name: 'reader', version: '1.0.0' }, { protocolVersion: era, negotiation: 'pin', eraCache: false });
       const writer = new Client({ name: 'writer', version: '1.0.0' }, { protocolVersion: era, negotiation: 'pin', eraCache: false });
+      const stranger = new Client({ name: 'stranger', version: '1.0.0' }, { protocolVersion: era, negotiation: 'pin', eraCache: false });
       try {
         await reader.connect(new StreamableHttpClientTransport(server.url, { headers: { authorization: 'Bearer notes:read' } }));
         await writer.connect(new StreamableHttpClientTransport(server.url, { headers: { authorization: 'Bearer notes:read,notes:write' } }));
@@ -114,7 +126,12 @@ describe('per-tool authorization by scope, over HTTP', () => {
         const refused = await reader.callTool({ name: 'delete-note', arguments: { id: '7' } });
         expect(refused).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Forbidden: delete-note needs the scope notes:write' }] });
         expect(textOf(await writer.callTool({ name: 'delete-note', arguments: { id: '7' } }))).toBe('deleted 7');
+        // The middleware's rule: reader has notes:read, the third token has none.
+        expect((await reader.readResource({ uri: 'notes://index' })).contents).toEqual([{ uri: 'notes://index', text: 'the index' }]);
+        await stranger.connect(new StreamableHttpClientTransport(server.url, { headers: { authorization: 'Bearer profile' } }));
+        await expect(stranger.readResource({ uri: 'notes://index' })).rejects.toMatchObject({ code: ErrorCodes.INVALID_REQUEST, message: 'Forbidden: reading notes://index needs the scope notes:read' });
       } finally {
+        await stranger.close();
         await reader.close();
         await writer.close();
         await server.close();

@@ -121,6 +121,7 @@ export type FillFacts = (call: { -readonly [K in keyof CallFacts]: CallFacts[K] 
  * allocation of one shape (the chain runs per message).
  */
 class Call {
+  // Every member is set before a middleware sees the call: the facts by the engine's FillFacts.
   side: Side = 'server';
   revision: string | undefined = undefined;
   era: 'stateful' | 'stateless' | undefined = undefined;

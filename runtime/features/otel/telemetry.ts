@@ -10,6 +10,7 @@ import {
   createNoopMeter,
   isSpanContextValid,
   metrics,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -116,8 +117,19 @@ export function instrument(target: { use(middleware: Middleware): () => void }, 
   return target.use(telemetry(options));
 }
 
+/** The API's no-op tracer provider: what the global one delegates to while no SDK is registered. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/** True while the global tracer provider is the API's no-op one (no SDK registered yet). */
+function noGlobalTracing(): boolean {
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider && provider.getDelegate() === NOOP_TRACER_PROVIDER;
+}
+
 class Telemetry implements Middleware {
   private readonly tracer: Tracer;
+  /** Whether spans come from the global provider, which may be the no-op one (checked per call, as an SDK may register later). */
+  private readonly globalTracer: boolean;
   private readonly propagator: TextMapPropagator | undefined;
   private readonly clientDuration: Histogram | undefined;
   private readonly serverDuration: Histogram | undefined;
@@ -131,6 +143,7 @@ class Telemetry implements Middleware {
 
   constructor(options: TelemetryOptions) {
     this.tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer('mcpgen');
+    this.globalTracer = options.tracer === undefined;
     this.propagator = options.propagator as TextMapPropagator | undefined;
     if (options.metrics !== false) {
       const meter = (options.meter as Meter | undefined) ?? metrics.getMeter('mcpgen');
@@ -152,6 +165,7 @@ class Telemetry implements Middleware {
     const active = contextApi.active();
     const remote = extractTraceContext(ROOT_CONTEXT, call.params?._meta, this.propagator) as Context | undefined;
     const parent = remote ?? active;
+    if (this.idle(parent, this.serverDuration)) return next();
     const attributes = attributesOf(call, call.params);
     // The input request ids of the stateless era are keys in a result, not JSON-RPC ids.
     if (!(call.side === 'client' && call.era === 'stateless')) attributes['jsonrpc.request.id'] = String(call.requestId);
@@ -168,6 +182,7 @@ class Telemetry implements Middleware {
   outgoing(call: OutgoingRequest, next: SendNext): Promise<unknown> {
     const related = call.options.relatedRequestId;
     const parent = (related === undefined ? undefined : this.handling.get(call.connection)?.get(related)) ?? contextApi.active();
+    if (this.idle(parent, this.clientDuration)) return next();
     const attributes = attributesOf(call, call.params);
     const span = this.tracer.startSpan(spanName(call.method, call.params), { kind: SpanKind.CLIENT, attributes }, parent);
     const carried = isSpanContextValid(span.spanContext());
@@ -221,6 +236,15 @@ class Telemetry implements Middleware {
       this.finish(span, attributes, started, this.clientDuration, undefined, error, false);
       throw error;
     }
+  }
+
+  /**
+   * True when there is nothing to record or carry: spans would come from the API's no-op
+   * provider, `parent` has no span to hand on, and no histogram records. Then the call goes
+   * through without a span, which is what the no-op tracer would have made of it.
+   */
+  private idle(parent: Context, histogram: Histogram | undefined): boolean {
+    return histogram === undefined && this.globalTracer && trace.getSpanContext(parent) === undefined && noGlobalTracing();
   }
 
   private requestsOf(call: CallFacts): Map<RequestId, Context> {

@@ -11,7 +11,7 @@ import { context, SpanStatusCode, trace, type Meter, type Tracer } from '@opente
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, StreamableHttpClientTransport, type Transport } from '../../../../runtime/index.js';
+import { Client, createLinkedPair, McpServer, StreamableHttpClientTransport, type Transport } from '../../../../runtime/index.js';
 import { createMcpNodeServer, StdioClientTransport } from '../../../../runtime/node.js';
 import { telemetry } from '../../../../runtime/features/otel/index.js';
 import { spanRecord, type SpanRecord } from './fixtures/span-file.js';
@@ -196,6 +196,34 @@ describe('ambient context and failures', () => {
     } finally {
       await client.close();
       await node.close();
+    }
+  });
+});
+
+describe('the global providers', () => {
+  afterAll(() => {
+    trace.disable();
+  });
+
+  it('passes calls through while no SDK is registered, and traces them once one is', async () => {
+    const mcp = new McpServer({ name: 'echo', version: '1.0.0' }, { middleware: [telemetry()] });
+    mcp.registerTool('echo', {}, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+    const [clientSide, serverSide] = createLinkedPair({ serialize: true });
+    await mcp.connect(serverSide);
+    const client = new Client({ name: 'client', version: '1.0.0' }, { protocolVersion: '2025-11-25', eraCache: false, middleware: [telemetry()] });
+    await client.connect(clientSide);
+    try {
+      expect((await client.callTool({ name: 'echo', arguments: {} })).content).toEqual([{ type: 'text', text: 'ok' }]);
+      const exporter = new InMemorySpanExporter();
+      trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+      expect((await client.callTool({ name: 'echo', arguments: {} })).content).toEqual([{ type: 'text', text: 'ok' }]);
+      const spans = exporter.getFinishedSpans().map((span) => spanRecord(span, 'client'));
+      const call = spans.find((span) => span.kind === 'CLIENT' && span.name === 'tools/call echo');
+      expect(call).toBeDefined();
+      expect(spans.find((span) => span.kind === 'SERVER' && span.name === 'tools/call echo')?.parentSpanId).toBe(call!.spanId);
+      expect(spans).toHaveLength(2);
+    } finally {
+      await client.close();
     }
   });
 });

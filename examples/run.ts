@@ -1,6 +1,7 @@
 /**
  * `make examples`: runs every story over each transport it supports, a few at a time, and the
- * quickstart clients as processes of their own. Exits 1 when any of them fails or hangs.
+ * quickstart clients and the observability example as processes of their own. Exits 1 when any
+ * of them fails or hangs.
  *
  *   npx tsx examples/run.ts [story…]
  */
@@ -32,7 +33,10 @@ interface Job {
   readonly run: () => Promise<void>;
 }
 
-/** Runs `node --import tsx <file> <args…>` from the repository root; resolves when it exits 0. */
+/**
+ * Runs `node --import tsx <file> <args…>` from the repository root (the quickstart and the
+ * observability example are plain scripts); resolves when it exits 0.
+ */
 function script(file: string, args: readonly string[] = []): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -69,6 +73,9 @@ const jobs: Job[] = [];
 if (selected.length === 0 || selected.includes('quickstart')) {
   jobs.push({ label: 'quickstart over stdio', run: () => script('examples/quickstart/client.ts') });
   jobs.push({ label: 'quickstart over http', run: quickstartHttp });
+}
+if (selected.length === 0 || selected.includes('observability')) {
+  for (const era of ['2025-11-25', '2026-07-28']) jobs.push({ label: `observability in memory, ${era}`, run: () => script('examples/observability/trace.ts', [era]) });
 }
 for (const story of STORIES) {
   if (selected.length > 0 && !selected.includes(story.name)) continue;

@@ -19,6 +19,7 @@ export type {
   ResourceTemplateConfig,
 } from './features/mcp-server/resources.js';
 export type { PromptArgs, PromptCallback, PromptConfig, RegisteredPrompt } from './features/mcp-server/prompts.js';
+export type { McpServerHooks, PromptGetInfo, ResourceReadInfo, ToolCallInfo } from './features/mcp-server/hooks.js';
 export type { Completer, CompletionContext, CompletionValues } from './features/mcp-server/completion.js';
 export type { ListKind, RegisteredHandle } from './features/mcp-server/registry.js';
 export type { ListChangedMode } from './features/mcp-server/list-changed.js';
@@ -29,6 +30,9 @@ export type { MethodUnavailable } from './peers/senders.js';
 export { Server, type ServerOptions, type ServerRequestHandler, type ServerNotificationHandler, type RestoredSessionState } from './peers/server.js';
 export type { ServerSenders } from './peers/server-types.js';
 export type { RequestContext, NotificationContext, RequestOptions, NotificationOptions, RequestHandler, NotificationHandler } from './core/request-context.js';
+// Middleware around every request and notification, on both sides and in both eras.
+export type { CallFacts, HandlerFailure, IncomingNotification, IncomingRequest, Middleware, Next, OutgoingRequest, SendNext } from './core/middleware.js';
+export { isCallOf, type RequestParamsOf } from './peers/middleware-calls.js';
 export type { Progress } from './core/pending-requests.js';
 export type { ProtocolTypesShape, RequestTypes, NotificationTypes, CapabilitiesOf } from './core/protocol-types.js';
 export type { CustomRequestDefinition, CustomNotificationDefinition, CustomRequest, CustomNotification } from './core/custom-methods.js';

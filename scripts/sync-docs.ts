@@ -43,6 +43,7 @@ const SUBPATHS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:\.\.?\/)+runtime\/features\/skills\/index\.js$/, 'mcpgen/skills'],
   [/^(?:\.\.?\/)+runtime\/features\/skills\/node\/index\.js$/, 'mcpgen/skills/node'],
   [/^(?:\.\.?\/)+runtime\/features\/apps\/index\.js$/, 'mcpgen/apps'],
+  [/^(?:\.\.?\/)+runtime\/features\/otel\/index\.js$/, 'mcpgen/otel'],
   [/^(?:\.\.?\/)+generated\/([^/]+)\/index\.js$/, 'mcpgen/$1'],
 ];
 

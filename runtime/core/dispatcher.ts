@@ -30,6 +30,7 @@ import type { MessageExtra } from './transport.js';
 import { checkValue, describeIssues } from './validation.js';
 import { ParseFailure } from './wire-format.js';
 import { inspectInbound, type NestingExcess } from './inbound-shape.js';
+import type { HandlerFailure, MiddlewareStack } from './middleware.js';
 
 /** What the dispatcher shares with the engine that owns it. */
 export interface DispatchHost {
@@ -45,8 +46,12 @@ export interface DispatchHost {
   readonly inboundLimits: InboundLimits;
   /** Sends on behalf of handler contexts. */
   readonly sender: ContextSender;
+  /** The middlewares around handlers; the dispatcher only checks whether any is registered. */
+  readonly middleware: MiddlewareStack;
   /** Receives problems nobody can be answered about. */
   report(error: Error): void;
+  /** Receives a handler that threw something other than a ProtocolError (the peer is answered anyway). */
+  failed(failure: HandlerFailure): void;
   /**
    * Runs before an incoming request is looked up: it may bind another revision to the engine
    * (a dual-era server picks its era from the request's envelope) or refuse the request with
@@ -78,6 +83,11 @@ export class Dispatcher {
   readonly requestHandlers = new Map<string, RequestHandler>();
   /** Incoming notification handlers by method. */
   readonly notificationHandlers = new Map<string, NotificationHandler>();
+  /**
+   * Request handlers that run the incoming middlewares themselves, further in (the Server's,
+   * which run them inside the stateless era's round machinery): the dispatcher does not.
+   */
+  readonly chainingHandlers = new WeakSet<RequestHandler>();
 
   private readonly host: DispatchHost;
   /** Incoming requests whose handlers are running or waiting for a place, by request id. */
@@ -307,9 +317,14 @@ export class Dispatcher {
     });
     let result: unknown;
     try {
-      result = await handler(params as Params | undefined, context);
+      // Without middleware the handler is called as it is: no call object, no closure.
+      result = await (this.host.middleware.incoming === undefined || this.chainingHandlers.has(handler)
+        ? handler(params as Params | undefined, context)
+        : this.host.middleware.runIncoming(context, params as Params | undefined, (given) => handler(given, context)));
     } catch (error) {
-      return controller.aborted ? undefined : this.handlerFailure(id, error);
+      if (controller.aborted) return undefined;
+      if (!(error instanceof ProtocolError)) this.host.failed({ method, requestId: id, error });
+      return this.handlerFailure(id, error);
     } finally {
       if (this.inflight.get(id) === controller) {
         this.inflight.delete(id);
@@ -366,12 +381,17 @@ export class Dispatcher {
       this.applyProgress(params);
     }
     const handler = this.notificationHandlers.get(method);
-    if (handler === undefined) {
+    const middleware = this.host.middleware;
+    if (handler === undefined && middleware.notification === undefined) {
       return;
     }
     const context = { method, _meta: metaOf(params), extra };
-    void (async () => handler(params as Params | undefined, context))().catch((error: unknown) => {
-      this.host.report(asError(error));
+    const run = middleware.notification === undefined
+      ? async () => handler!(params as Params | undefined, context)
+      : () => middleware.runNotification(context, params as Params | undefined, handler === undefined ? undefined : (given) => handler(given, context));
+    void run().catch((error: unknown) => {
+      if (error instanceof ProtocolError) this.host.report(error);
+      else this.host.failed({ method, requestId: undefined, error });
     });
   }
 

@@ -77,6 +77,8 @@ export type SdkErrorCode =
   | 'INPUT_ROUNDS_EXCEEDED'
   /** A local API was called or configured with a value it cannot accept (a too-short key, a bad option). */
   | 'INVALID_ARGUMENT'
+  /** A request or notification handler threw something other than a ProtocolError (reported to onerror, data `{ method, requestId, tool?, resource?, prompt? }`). */
+  | 'HANDLER_FAILED'
   /** OAuth authorization could not obtain a usable access token (discovery, consent, token endpoint). */
   | 'AUTHORIZATION_FAILED'
   /** Content did not match what the peer described it as (a skill file's size, digest or frontmatter). */

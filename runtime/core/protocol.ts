@@ -35,6 +35,7 @@ import { InboundQueue } from './inbound-queue.js';
 import { nestingDepthOption } from './inbound-shape.js';
 import { refuseDropped, sendReply, type ReplyHost } from './substitute-replies.js';
 import { inboundLimits } from './inbound-gate.js';
+import { MiddlewareStack, type FillFacts, type HandlerFailure } from './middleware.js';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
 
@@ -78,6 +79,9 @@ export class Protocol {
    */
   toolInputSchema?: ((name: string) => unknown) | undefined;
 
+  /** The middlewares around this engine's incoming and outgoing traffic (see Middleware). */
+  readonly middleware: MiddlewareStack;
+
   private readonly methods: MethodTable;
   private readonly validateIncoming: boolean;
   private readonly validateOutgoing: boolean;
@@ -87,6 +91,8 @@ export class Protocol {
   private connection: Transport | undefined;
   private readonly inbound: InboundQueue<{ readonly transport: Transport; readonly value: unknown; readonly extra: MessageExtra | undefined }>;
   private nextId = 1;
+  /** The `connection` of every call's facts: an opaque key for middleware's per-connection state. */
+  private readonly connectionKey = {};
   /** What sending replies needs from the engine. */
   private readonly replyHost: ReplyHost = {
     connected: (transport) => transport === this.connection,
@@ -105,6 +111,7 @@ export class Protocol {
       this.sendCancellation(request.id, error.message, request.relatedRequestId);
       request.reject(error);
     });
+    this.middleware = new MiddlewareStack((call) => this.fillFacts(call), (error) => this.report(error));
     this.dispatcher = new Dispatcher({
       side: this.side,
       methods: this.methods,
@@ -113,8 +120,15 @@ export class Protocol {
       validateOutgoing: this.validateOutgoing,
       maxNestingDepth: nestingDepthOption(options.maxNestingDepth),
       inboundLimits: inboundLimits(this.side, options.maxConcurrentInbound, options.maxQueuedInbound),
-      sender: this,
+      sender: {
+        notification: (method, params, sendOptions) => this.notification(method, params, sendOptions),
+        request: (method, params, sendOptions) => this.middleware.outgoing === undefined
+          ? this.request(method, params, sendOptions)
+          : this.middleware.runOutgoing(method, params, sendOptions, (given, givenOptions) => this.request(method, given, givenOptions)),
+      },
+      middleware: this.middleware,
       report: (error) => this.report(error),
+      failed: (failure) => this.reportHandlerFailure(failure),
       admit: (request) => this.admitRequest?.(request),
     });
     this.inbound = new InboundQueue({
@@ -128,6 +142,19 @@ export class Protocol {
   /** The bound revision, if negotiated yet. */
   get revision(): RevisionModule | undefined {
     return this.methods.revision;
+  }
+
+  /**
+   * Reports a handler that threw something other than a ProtocolError: to `onerror` as
+   * SdkError('HANDLER_FAILED') naming the method, the request id and the tool, resource or
+   * prompt (with what was thrown as its cause), and to every middleware's `failed`.
+   */
+  reportHandlerFailure(failure: HandlerFailure): void {
+    const target = failure.tool !== undefined ? ` for tool ${failure.tool}` : failure.resource !== undefined ? ` for resource ${failure.resource}` : failure.prompt !== undefined ? ` for prompt ${failure.prompt}` : '';
+    const request = failure.requestId === undefined ? '' : ` (request ${JSON.stringify(failure.requestId)})`;
+    const { error: _thrown, ...data } = failure;
+    this.report(new SdkError('HANDLER_FAILED', `The ${failure.method} handler${target} failed${request}: ${messageOf(failure.error)}`, { cause: failure.error, data }));
+    this.middleware.tellFailure(failure);
   }
 
   /** Binds (or rebinds, after version negotiation) the revision whose table drives the engine. */
@@ -180,9 +207,14 @@ export class Protocol {
     }
   }
 
-  /** Registers the handler of an incoming request method, replacing any previous one. */
-  setRequestHandler<P = Params | undefined, R = unknown>(method: string, handler: RequestHandler<P, R>): void {
+  /**
+   * Registers the handler of an incoming request method, replacing any previous one. With
+   * `runsMiddleware`, the handler runs the incoming middlewares itself (see
+   * MiddlewareStack.runIncoming) and the engine does not run them around it.
+   */
+  setRequestHandler<P = Params | undefined, R = unknown>(method: string, handler: RequestHandler<P, R>, options: { readonly runsMiddleware?: boolean } = {}): void {
     this.dispatcher.requestHandlers.set(method, handler as unknown as RequestHandler);
+    if (options.runsMiddleware === true) this.dispatcher.chainingHandlers.add(handler as unknown as RequestHandler);
   }
 
   /** The handler of incoming request `method`, if one is registered (to wrap it, say). */
@@ -268,6 +300,7 @@ export class Protocol {
       throw cancelledError(method, signal.reason);
     }
     const id = this.nextId++;
+    options.onRequestId?.(id);
     const tracksProgress = options.onprogress !== undefined || options.resetTimeoutOnProgress === true;
     const sent = tracksProgress ? withProgressToken(params, id) : params;
     this.checkOutgoingParams(info, sent);
@@ -425,6 +458,18 @@ export class Protocol {
       ...(revision === undefined ? {} : { revision: revisionFacts(revision) }),
       ...(this.toolInputSchema === undefined ? {} : { toolInputSchema: this.toolInputSchema }),
     };
+  }
+
+  /** What middleware learns about the connection with each call. */
+  private fillFacts(call: Parameters<FillFacts>[0]): void {
+    const revision = this.revision;
+    const transport = this.connection;
+    call.side = this.side;
+    call.revision = revision?.revision;
+    call.era = revision?.era;
+    call.sessionId = transport?.sessionId;
+    call.networkTransport = transport?.networkTransport;
+    call.connection = this.connectionKey;
   }
 
   private report(error: Error): void {

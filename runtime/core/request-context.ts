@@ -31,6 +31,11 @@ export interface RequestOptions {
    * round-trip request (default: the method and the question's sequence number).
    */
   readonly inputKey?: string | undefined;
+  /**
+   * Called with the id the engine gives the request, just before it is sent (each round of a
+   * multi round-trip request is a request of its own, with its own id): for telemetry.
+   */
+  readonly onRequestId?: ((id: RequestId) => void) | undefined;
 }
 
 /** Options of an outgoing notification. */

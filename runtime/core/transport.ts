@@ -66,6 +66,11 @@ export interface Transport {
   /** The session id, for transports that have sessions. */
   readonly sessionId?: string;
   /**
+   * What carries the bytes underneath, in OpenTelemetry's `network.transport` terms: `pipe`
+   * for stdio, `tcp` for HTTP. Telemetry reads it; undefined where the transport does not say.
+   */
+  readonly networkTransport?: string | undefined;
+  /**
    * True when the transport mirrors `x-mcp-header` tool parameters into headers, in which
    * case a Client drops tools with invalid annotations from `tools/list` results, as the spec
    * requires.

@@ -11,6 +11,7 @@ import { isJsonObject, type RequestId } from '../core/jsonrpc.js';
 import { LOG_NOTIFICATION } from '../core/special-methods.js';
 import type { Meta, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
 import type { MessageExtra } from '../core/transport.js';
+import type { MiddlewareStack } from '../core/middleware.js';
 import { acceptsInput, InputBroker } from './input-broker.js';
 import { CLIENT_CAPABILITIES_META, finishResult, LOG_LEVEL_META } from './meta.js';
 import { digestArguments, RequestStateError, type RequestStateBinding, type RequestStateCodec } from './request-state.js';
@@ -19,6 +20,8 @@ import { digestArguments, RequestStateError, type RequestStateBinding, type Requ
 export interface StatelessHost {
   readonly serverInfo: unknown;
   readonly codec: RequestStateCodec;
+  /** The Server's middlewares: its outgoing ones see the questions a handler asks. */
+  readonly middleware?: MiddlewareStack | undefined;
 }
 
 /**
@@ -34,6 +37,7 @@ export class StatelessContext implements RequestContext {
     private readonly broker: InputBroker | undefined,
     private readonly module: RevisionModule,
     previousState: unknown,
+    private readonly middleware?: MiddlewareStack | undefined,
   ) {
     this.requestState = previousState;
   }
@@ -76,7 +80,11 @@ export class StatelessContext implements RequestContext {
         `Internal error: ${this.method} cannot ask the client for ${method} in protocol ${this.module.revision} (only requests whose result may be input_required can)`,
       ));
     }
-    return this.broker.request(method, params, options?.inputKey) as Promise<R>;
+    const broker = this.broker;
+    const ask = (given: Params | undefined): Promise<unknown> => broker.request(method, given, options?.inputKey);
+    // A question is an outgoing request of the server's, though it travels inside the result.
+    if (this.middleware?.outgoing === undefined) return ask(params) as Promise<R>;
+    return this.middleware.runOutgoing(method, params, { ...options, relatedRequestId: this.requestId }, ask) as Promise<R>;
   }
 
   reportProgress(progress: number, total?: number, message?: string): Promise<void> {
@@ -132,7 +140,7 @@ export async function runStateless(
   const method = context.method;
   const cacheable = module.methods[method]?.cacheable === true;
   if (!acceptsInput(module, method)) {
-    return finishResult(await handler(params, new StatelessContext(context, undefined, module, undefined)), host.serverInfo, cacheable);
+    return finishResult(await handler(params, new StatelessContext(context, undefined, module, undefined, host.middleware)), host.serverInfo, cacheable);
   }
   const invalidParams = module.errorCodes.INVALID_PARAMS!;
   // The binding hashes the arguments, so it is computed only when a state is opened or sealed:
@@ -160,7 +168,7 @@ export async function runStateless(
   if (isJsonObject(params?.inputResponses)) answers = { ...params.inputResponses, ...answers };
   const clientCapabilities = context._meta?.[CLIENT_CAPABILITIES_META];
   const broker = new InputBroker(module, answers, isJsonObject(clientCapabilities) ? clientCapabilities : undefined);
-  const scoped = new StatelessContext(context, broker, module, previous);
+  const scoped = new StatelessContext(context, broker, module, previous, host.middleware);
   let result: unknown;
   try {
     result = await handler(params, scoped);

@@ -231,16 +231,16 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * follows multi round-trip requests to their final result and keeps what results teach
    * (tool schemas, the server's identity). In the stateful era: sends as it is.
    */
-  protected override async sendRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
+  protected override async transmitRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
     const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.supportedFacts());
     if (unavailable !== undefined) throw unavailable;
-    if (this.eraValue !== 'stateless') return this.tools.observe(method, params, await super.sendRequest(method, params, options), false, this.reportError);
+    if (this.eraValue !== 'stateless') return this.tools.observe(method, params, await super.transmitRequest(method, params, options), false, this.reportError);
     const info = this.protocol.revision?.methods[method];
     if (info?.cacheable === true) {
       const cached = this.cache?.lookup(method, params);
       if (cached !== undefined) return cached;
     }
-    const send = (sent: Params, roundOptions: RequestOptions): Promise<unknown> => super.sendRequest(method, this.withMeta(sent), roundOptions);
+    const send = (sent: Params, roundOptions: RequestOptions): Promise<unknown> => super.transmitRequest(method, this.withMeta(sent), roundOptions);
     let result: unknown;
     if (acceptsInput(this.protocol.revision!, method)) {
       result = await runInputRounds(method, params as Params | undefined, options ?? {}, {
@@ -322,11 +322,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private async handshake(options: RequestOptions): Promise<void> {
     const version = this.statefulVersions.includes(this.preferred) ? this.preferred : newest(this.statefulVersions)!;
     this.protocol.setRevision(await this.revisions.load(version));
-    const result = (await this.protocol.request(
-      Method.Initialize,
-      { protocolVersion: version, capabilities: this.ownCapabilities, clientInfo: this.info },
-      options,
-    )) as Stateful.InitializeResult;
+    const params = { protocolVersion: version, capabilities: this.ownCapabilities, clientInfo: this.info };
+    const result = (await this.throughOutgoing(Method.Initialize, params, options, (given, givenOptions) => this.protocol.request(Method.Initialize, given, givenOptions))) as Stateful.InitializeResult;
     if (!this.statefulVersions.includes(result.protocolVersion)) {
       throw new SdkError(
         'UNSUPPORTED_VERSION',
@@ -355,7 +352,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
         await this.revisions.load(version);
         this.enterStateless(version);
       },
-      discover: (version) => this.protocol.request(Method.ServerDiscover, this.withMeta({}), options) as Promise<Stateless.DiscoverResult>,
+      discover: () => this.throughOutgoing(Method.ServerDiscover, this.withMeta({}), options, (given, givenOptions) => this.protocol.request(Method.ServerDiscover, given, givenOptions)) as Promise<Stateless.DiscoverResult>,
       errorCodes: (version) => this.moduleFor(version).errorCodes,
       adopt: (version, result) => this.adoptDiscover(version, result),
     });
@@ -430,6 +427,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       capabilities: this.ownCapabilities,
       handler: this.inputHandlers.get(method) as unknown as RequestHandler | undefined,
       checkResult: this.checkOutgoing,
+      middleware: this.protocol.middleware,
     });
   }
 

@@ -9,6 +9,7 @@ import type { RevisionLoader } from '../core/revision-set.js';
 import type { RevisionSet } from '../core/revision-set.js';
 import type { Transport } from '../core/transport.js';
 import { declareExtensions, wrapRequestHandler, type Extension } from './extension.js';
+import type { Middleware } from '../core/middleware.js';
 import { Method } from '../../generated/methods.js';
 
 /** Options shared by Client and Server. */
@@ -52,6 +53,11 @@ export interface EndpointOptions {
   readonly maxQueuedInbound?: number;
   /** Receives errors that have no caller to reject. */
   readonly onerror?: (error: Error) => void;
+  /**
+   * Middlewares around every request and notification the peer sends and every request this
+   * endpoint sends, the first outermost (see {@link Middleware}); more can be added with `use`.
+   */
+  readonly middleware?: readonly Middleware[];
   /**
    * Extensions this endpoint speaks: each is declared under `capabilities.extensions` and
    * installs its methods (see {@link Extension}).
@@ -108,7 +114,27 @@ export abstract class Endpoint {
     this.protocol.onclose = () => this.onclose?.();
     // Ping is answered in every state, by both roles.
     this.protocol.setRequestHandler(Method.Ping, () => ({}));
+    for (const middleware of options.middleware ?? []) this.protocol.middleware.use(middleware);
     for (const extension of this.extensions) extension.install?.(this);
+  }
+
+  /**
+   * Adds a middleware after those already added (see {@link Middleware}); returns the function
+   * that removes it again.
+   *
+   * @example
+   * ```ts
+   * import { Client } from 'mcpgen';
+   *
+   * const client = new Client({ name: 'demo', version: '1.0.0' });
+   * const stop = client.use({
+   *   outgoing: (call, next) => next({ ...call.params, _meta: { ...(call.params?._meta as object | undefined), 'example.com/caller': 'demo' } }),
+   * });
+   * stop();
+   * ```
+   */
+  use(middleware: Middleware): () => void {
+    return this.protocol.middleware.use(middleware);
   }
 
   /** The negotiated protocol revision, once the handshake completed. */
@@ -192,20 +218,33 @@ export abstract class Endpoint {
    * Registers a handler for a request the peer sends. Fails with SdkError('CAPABILITY_MISSING')
    * when the method is gated by a capability this endpoint did not declare.
    */
-  protected registerRequestHandler(method: string, handler: RequestHandler<never, unknown>): void {
+  protected registerRequestHandler(method: string, handler: RequestHandler<never, unknown>, options: { readonly runsMiddleware?: boolean } = {}): void {
     const gate = this.revisions.gateOf(method);
     if (gate?.holder === 'receiver' && !hasCapability(this.ownCapabilities, gate.path)) {
       throw new SdkError('CAPABILITY_MISSING', `Cannot handle ${method}: capability ${describePath(gate.path)} was not declared`);
     }
-    this.protocol.setRequestHandler(method, wrapRequestHandler(this, method, handler as RequestHandler));
+    this.protocol.setRequestHandler(method, wrapRequestHandler(this, method, handler as RequestHandler), options);
   }
 
   protected registerNotificationHandler(method: string, handler: NotificationHandler<never>): void {
     this.protocol.setNotificationHandler(method, handler as NotificationHandler);
   }
 
+  /** Sends a request through the outgoing middlewares (see {@link transmitRequest}). */
+  protected sendRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
+    const middleware = this.protocol.middleware;
+    if (middleware.outgoing === undefined) return this.transmitRequest(method, params, options);
+    return middleware.runOutgoing(method, params as Params | undefined, options ?? {}, (given, givenOptions) => this.transmitRequest(method, given, givenOptions));
+  }
+
+  /** Runs `send` through the outgoing middlewares, for requests that bypass {@link sendRequest} (the handshake). */
+  protected throughOutgoing(method: string, params: Params, options: RequestOptions, send: (params: Params | undefined, options: RequestOptions) => Promise<unknown>): Promise<unknown> {
+    const middleware = this.protocol.middleware;
+    return middleware.outgoing === undefined ? send(params, options) : middleware.runOutgoing(method, params, options, send);
+  }
+
   /** Sends a request after checking the capability gating it (normally the peer's). */
-  protected async sendRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
+  protected async transmitRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
     this.requireSendable(method);
     return this.protocol.request(method, params as Params | undefined, options ?? {});
   }

@@ -9,6 +9,7 @@ import { SdkError } from '../core/errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
 import type { Params, RequestContext, RequestHandler } from '../core/request-context.js';
 import { checkValue, describeIssues } from '../core/validation.js';
+import type { MiddlewareStack } from '../core/middleware.js';
 
 /** One input request: its key in `inputRequests`, method, params and the round's signal. */
 export interface InputRequestCall {
@@ -28,6 +29,8 @@ export interface InputAnswerHost {
   readonly handler: RequestHandler | undefined;
   /** Validate the handler's result against the method's result schema. */
   readonly checkResult: boolean;
+  /** The Client's middlewares: its incoming ones run around the handler, as for a request of its own. */
+  readonly middleware?: MiddlewareStack | undefined;
 }
 
 /** Runs the registered handler of an input request and returns its checked result. */
@@ -61,7 +64,11 @@ export async function answerInputRequest(call: InputRequestCall, host: InputAnsw
     reportProgress: async () => undefined,
     log: async () => undefined,
   };
-  const result = (await handler(params as Params | undefined, context)) ?? {};
+  const middleware = host.middleware;
+  const given = params as Params | undefined;
+  const result = (await (middleware?.incoming === undefined
+    ? handler(given, context)
+    : middleware.runIncoming(context, given, (rewritten) => handler(rewritten, context)))) ?? {};
   const issues = host.checkResult && info.result !== null ? checkValue(info.result, result) : null;
   if (issues !== null) {
     throw new SdkError('INVALID_RESULT', `The ${method} handler returned an invalid result: ${describeIssues(issues, 'result')}`, { data: { issues } });

@@ -119,7 +119,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
     this.codec = options.requestState instanceof RequestStateCodec
       ? options.requestState
       : options.requestState === undefined ? defaultRequestStateCodec() : new RequestStateCodec(options.requestState);
-    this.statelessHost = { serverInfo: info, codec: this.codec };
+    this.statelessHost = { serverInfo: info, codec: this.codec, middleware: this.protocol.middleware };
     this.subscriptions = new Subscriptions(this.ownCapabilities, (method, params, relatedRequestId) =>
       this.protocol.notification(method, params, { relatedRequestId }));
     this.protocol.prepareIncoming = (value) => this.prepare(value);
@@ -268,17 +268,25 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
     this.registerStatelessHandler(method, handler as unknown as RequestHandler);
   }
 
-  /** Registers a handler that serves both eras: stateless requests go through the MRTR runner. */
+  /**
+   * Registers a handler that serves both eras: stateless requests go through the MRTR runner.
+   * The incoming middlewares run around the handler itself, inside the runner, so that they see
+   * the era's context and what they answer is shaped like any result of the era.
+   */
   private registerStatelessHandler(method: string, handler: RequestHandler): void {
+    const middleware = this.protocol.middleware;
+    const chained: RequestHandler = (params, context) => middleware.incoming === undefined
+      ? handler(params, context)
+      : middleware.runIncoming(context, params, (given) => handler(given, context));
     this.registerRequestHandler(method, (params: Params | undefined, context: RequestContext) => {
       if (this.eraValue === 'stateless') {
-        return runStateless(this.statelessHost, this.protocol.revision!, handler, params, context);
+        return runStateless(this.statelessHost, this.protocol.revision!, chained, params, context);
       }
       if (this.negotiated === undefined) {
         throw new ProtocolError(this.protocol.revision!.errorCodes.INVALID_REQUEST!, `Received ${method} before initialize`);
       }
-      return handler(params, context);
-    });
+      return chained(params, context);
+    }, { runsMiddleware: true });
   }
 
 

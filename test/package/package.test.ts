@@ -206,7 +206,7 @@ describe('every subpath of the exports map', () => {
     const name = packed.manifest.name;
     const revisionSubpath = new RegExp(`^${name}/(\\d{4}-\\d{2}-\\d{2}|draft)$`);
     expect(specifiers.filter((specifier) => !revisionSubpath.test(specifier)).sort()).toEqual(
-      [name, 'advanced', 'apps', 'auth', 'auth-server', 'extensions/apps', 'extensions/tasks', 'host', 'http', 'node', 'redis', 'skills', 'skills/node', 'tasks', 'testing', 'ws', 'ws/node'].map((subpath) => (subpath === name ? name : `${name}/${subpath}`)).sort(),
+      [name, 'advanced', 'apps', 'auth', 'auth-server', 'extensions/apps', 'extensions/tasks', 'host', 'http', 'node', 'otel', 'redis', 'skills', 'skills/node', 'tasks', 'testing', 'ws', 'ws/node'].map((subpath) => (subpath === name ? name : `${name}/${subpath}`)).sort(),
     );
   });
 

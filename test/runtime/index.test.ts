@@ -53,6 +53,7 @@ const ROOT_VALUES = [
   'findHttpTransportError',
   'getDisplayName',
   'httpExtra',
+  'isCallOf',
   'latestRevision',
   'latestStatefulRevision',
   'latestStatelessRevision',

@@ -1,6 +1,9 @@
 import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
 import type * as Stateful from '../../../generated/protocol/stateful.js';
-import { ProtocolError } from '../../core/errors.js';
+import { messageOf, ProtocolError } from '../../core/errors.js';
+import type { HandlerFailure } from '../../core/middleware.js';
+import { InputRequiredSignal } from '../../era/input-broker.js';
+import type { HookSet } from './hooks.js';
 import type { Params, RequestContext } from '../../core/request-context.js';
 import type { Server } from '../../peers/server.js';
 import { complete } from './completion.js';
@@ -24,6 +27,8 @@ export interface ServerHost extends SchemaCache {
   readonly pageSize: number;
   /** Longest URI matched against resource templates (`McpServerOptions.maxUriLength`). */
   readonly maxUriLength: number;
+  /** The hooks around tool calls, resource reads and prompt gets. */
+  readonly hooks: HookSet;
   /** The cache hint of a list or read result in the stateless era, per kind. */
   cacheHint(kind: CacheKind): CacheHint;
 }
@@ -62,7 +67,13 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
       if (entry === undefined) throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Unknown tool: ${params.name}`);
       // Extensions (tasks) may run the call another way, or later.
       const tool = entry.config.taskStart === undefined ? entry.definition : { ...entry.definition, taskStart: entry.config.taskStart };
-      return callToolThrough(server.extensions, tool, request, (context) => callTool(entry, params, contextOf(context)), { params: params as unknown as Params, endpoint: server }) as Promise<Stateful.CallToolResult>;
+      const run = (context: RequestContext): Promise<Stateful.CallToolResult> => {
+        const mcpContext = contextOf(context);
+        if (host.hooks.empty) return callTool(entry, params, mcpContext);
+        const call = { name: entry.name, arguments: params.arguments ?? {}, tool: entry.definition };
+        return host.hooks.toolCall(call, mcpContext, () => callTool(entry, params, mcpContext));
+      };
+      return callToolThrough(server.extensions, tool, request, run, { params: params as unknown as Params, endpoint: server }) as Promise<Stateful.CallToolResult>;
     });
   }
   if (capabilities.resources !== undefined) {
@@ -74,10 +85,17 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
       const templates = [...host.templates.each(session)].map((entry) => entry.definition);
       return cached('resourceTemplates', pageResult('resourceTemplates', paginate(templates, (template) => template.uriTemplate, params?.cursor, host.pageSize)));
     });
-    server.setRequestHandler(Method.ResourcesRead, (params, request) => {
+    server.setRequestHandler(Method.ResourcesRead, async (params, request) => {
       const read = locate(params.uri, host.resources, host.templates, session, host.maxUriLength);
       if (read === undefined) throw notFound(params.uri);
-      return server.era === 'stateless' ? Promise.resolve(read(contextOf(request))).then((result) => cached('resourceRead', result)) : read(contextOf(request));
+      const context = contextOf(request);
+      let result: Stateful.ReadResourceResult;
+      try {
+        result = await (host.hooks.empty ? read(context) : host.hooks.resourceRead({ uri: params.uri }, context, async () => read(context)));
+      } catch (error) {
+        throw failure(server, error, context, { method: Method.ResourcesRead, requestId: request.requestId, resource: params.uri });
+      }
+      return server.era === 'stateless' ? cached('resourceRead', result) : result;
     });
     if (capabilities.resources.subscribe === true) {
       server.setRequestHandler(Method.ResourcesSubscribe, (params) => {
@@ -96,10 +114,15 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
       const prompts = host.prompts.visible(session).map(([, entry]) => entry.definition);
       return cached('prompts', pageResult('prompts', paginate(prompts, (prompt) => prompt.name, params?.cursor, host.pageSize)));
     });
-    server.setRequestHandler(Method.PromptsGet, (params, request) => {
+    server.setRequestHandler(Method.PromptsGet, async (params, request) => {
       const entry = host.prompts.find(params.name, session);
       if (entry === undefined) throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Unknown prompt: ${params.name}`);
-      return getPrompt(entry, params, contextOf(request));
+      const context = contextOf(request);
+      try {
+        return await (host.hooks.empty ? getPrompt(entry, params, context) : host.hooks.promptGet({ name: entry.name, arguments: params.arguments ?? {} }, context, () => getPrompt(entry, params, context)));
+      } catch (error) {
+        throw failure(server, error, context, { method: Method.PromptsGet, requestId: request.requestId, prompt: entry.name });
+      }
     });
   }
   if (capabilities.completions !== undefined) {
@@ -110,4 +133,17 @@ export function installHandlers(server: Server, session: McpSession, host: Serve
       }),
     );
   }
+}
+
+/**
+ * What a resource or prompt callback (or a hook around it) threw, as the handler rethrows it:
+ * a ProtocolError (the callback's chosen answer), a question of the stateless era or a
+ * cancellation as it is; anything else (a bug) is reported with the resource or prompt it
+ * served, then answered as the internal error the dispatcher would answer, so that it is
+ * reported once.
+ */
+function failure(server: Server, error: unknown, context: McpContext, what: Omit<HandlerFailure, 'error'>): unknown {
+  if (error instanceof ProtocolError || error instanceof InputRequiredSignal || context.signal.aborted) return error;
+  server.protocol.reportHandlerFailure({ ...what, error });
+  return new ProtocolError(ErrorCodes.INTERNAL_ERROR, messageOf(error));
 }

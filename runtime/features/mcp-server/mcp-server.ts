@@ -6,6 +6,8 @@ import { toParsingSchema, type ParsingSchema, type SchemaInput, type SchemaSide,
 import type { JsonSchemaValidator } from '../../json-schema/types.js';
 import type { SchemaCache } from './context.js';
 import { installHandlers, type CacheKind, type ServerHost } from './handlers.js';
+import { HookSet, type McpServerHooks } from './hooks.js';
+import type { Middleware } from '../../core/middleware.js';
 import { headerParameters, type HeaderParameter } from '../../era/mcp-headers.js';
 import { RequestStateCodec, type RequestStateOptions } from '../../era/request-state.js';
 import type { CacheHint } from '../../era/subscriptions.js';
@@ -83,6 +85,15 @@ export interface McpServerOptions extends EndpointOptions {
    * is shared by every Server this McpServer creates, so a retry may reach any of them.
    */
   readonly requestState?: RequestStateOptions | RequestStateCodec;
+  /** Hooks around tool calls, resource reads and prompt gets (see {@link McpServerHooks}); more with `addHooks`. */
+  readonly hooks?: readonly McpServerHooks[];
+  /**
+   * Receives what no caller can be told: errors of the engine and transport, and every handler
+   * that threw (SdkError('HANDLER_FAILED') naming the method, the request id and the tool,
+   * resource or prompt, with what was thrown as its `cause`), while the client gets what the
+   * spec says: an `isError` result for a tool, an internal error otherwise.
+   */
+  readonly onerror?: (error: Error) => void;
   /** Called for every new Server, after the built-in handlers are installed: add custom methods here. */
   readonly setupServer?: (server: Server, session: McpSession) => void;
 }
@@ -123,6 +134,9 @@ export class McpServer {
   private readonly schemaCache = new WeakMap<object, Map<SchemaSide, ParsingSchema>>();
   private readonly requestState: RequestStateCodec;
   private readonly headerCache = new WeakMap<object, HeaderParameter[]>();
+  private readonly hookSet = new HookSet();
+  /** Middlewares every Server gets, those of the options first. */
+  private readonly middlewares: Middleware[];
 
   constructor(info: Stateful.Implementation, options: McpServerOptions = {}) {
     const pageSize = options.pageSize ?? 1_000;
@@ -141,9 +155,60 @@ export class McpServer {
       prompts: new Registry<PromptEntry>('Prompt', 'prompts', changed),
       pageSize,
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
+      hooks: this.hookSet,
       cacheHint: (kind) => options.cache?.[kind] ?? DEFAULT_CACHE_HINT,
     };
     this.requestState = options.requestState instanceof RequestStateCodec ? options.requestState : new RequestStateCodec(options.requestState);
+    this.middlewares = [...(options.middleware ?? [])];
+    for (const hooks of options.hooks ?? []) this.hookSet.add(hooks);
+  }
+
+  /**
+   * Adds hooks around tool calls, resource reads and prompt gets of every session, after those
+   * already added (see {@link McpServerHooks}); returns the function that removes them.
+   *
+   * @example
+   * ```ts
+   * import { McpServer } from 'mcpgen';
+   *
+   * const mcp = new McpServer({ name: 'audited', version: '1.0.0' });
+   * mcp.addHooks({
+   *   afterToolCall({ name }, result) {
+   *     console.log(`${name} answered${result.isError === true ? ' with an error' : ''}`);
+   *   },
+   * });
+   * ```
+   */
+  addHooks(hooks: McpServerHooks): () => void {
+    return this.hookSet.add(hooks);
+  }
+
+  /**
+   * Adds a middleware to every session, connected or still to come, after those already added
+   * (see {@link Middleware}); returns the function that removes it again.
+   *
+   * @example
+   * ```ts
+   * import { McpServer } from 'mcpgen';
+   *
+   * const mcp = new McpServer({ name: 'logged', version: '1.0.0' });
+   * mcp.use({
+   *   notification(call, next) {
+   *     console.log(`notification ${call.method} from ${call.sessionId ?? 'stdio'}`);
+   *     return next();
+   *   },
+   * });
+   * ```
+   */
+  use(middleware: Middleware): () => void {
+    this.middlewares.push(middleware);
+    for (const session of this.live) session.server.use(middleware);
+    return () => {
+      const index = this.middlewares.lastIndexOf(middleware);
+      if (index === -1) return;
+      this.middlewares.splice(index, 1);
+      for (const session of this.live) session.server.protocol.middleware.remove(middleware);
+    };
   }
 
   /** Sessions whose Server was created and has not closed yet. */
@@ -266,7 +331,7 @@ export class McpServer {
   createServer(): Server {
     const capabilities = this.capabilities();
     // Everything that is not McpServer's own option configures the Server as is.
-    const { instructions, capabilities: _declared, pageSize: _pageSize, maxUriLength: _maxUriLength, validator: _validator, toJsonSchema: _toJsonSchema, listChanged: _listChanged, logging: _logging, strictToolNames: _strict, setupServer: _setup, onerror: _onerror, cache: _cache, requestState: _state, ...endpoint } =
+    const { instructions, capabilities: _declared, pageSize: _pageSize, maxUriLength: _maxUriLength, validator: _validator, toJsonSchema: _toJsonSchema, listChanged: _listChanged, logging: _logging, strictToolNames: _strict, setupServer: _setup, onerror: _onerror, cache: _cache, requestState: _state, hooks: _hooks, middleware: _middleware, ...endpoint } =
       this.options;
     const server = new Server(this.info, {
       ...endpoint,
@@ -274,6 +339,7 @@ export class McpServer {
       ...(instructions !== undefined ? { instructions } : {}),
       requestState: this.requestState,
       onerror: (error) => this.report(error),
+      middleware: this.middlewares,
     });
     const session = new McpSession(server, capabilities, this.notifier.nextEpoch());
     installHandlers(server, session, this.host);

@@ -8,6 +8,7 @@ import type { McpContext, SchemaCache } from './context.js';
 import { EntryHandle, type RegisteredHandle, type Registry, type RegistryEntry } from './registry.js';
 import type { McpSession } from './session.js';
 import { InputRequiredSignal } from '../../era/input-broker.js';
+import { Method } from '../../../generated/methods.js';
 
 /** Tool names as the 2025-11-25 tools page asks: 1–128 ASCII letters, digits, `_`, `-` and `.`. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -185,6 +186,8 @@ export async function callTool(entry: ToolEntry, params: Stateful.CallToolReques
     // A cancelled call gets no answer at all, and a ProtocolError is the handler's chosen reply.
     // So does a question for the client in the stateless era: the call ends with input_required.
     if (error instanceof ProtocolError || error instanceof InputRequiredSignal || context.signal.aborted) throw error;
+    // The model learns of the failure from the result; the developer from onerror.
+    context.session.server.protocol.reportHandlerFailure({ method: Method.ToolsCall, requestId: context.requestId, tool: entry.name, error });
     return toolError(messageOf(error));
   }
   return finishResult(entry, returned);

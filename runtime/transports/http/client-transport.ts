@@ -65,6 +65,8 @@ const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
  * ```
  */
 export class StreamableHttpClientTransport implements Transport {
+  /** HTTP: `tcp` in telemetry's terms. */
+  readonly networkTransport = 'tcp';
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;

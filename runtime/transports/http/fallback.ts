@@ -44,6 +44,8 @@ export interface FallbackOptions extends HttpClientOptions {
  * server is still found after the probe.
  */
 export class FallbackHttpClientTransport implements Transport {
+  /** HTTP: `tcp` in telemetry's terms. */
+  readonly networkTransport = 'tcp';
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;

@@ -34,6 +34,8 @@ export interface LegacySseClientTransportOptions extends HttpClientOptions, Auth
  * {@link HttpTransportError}.
  */
 export class LegacySseClientTransport implements Transport {
+  /** HTTP: `tcp` in telemetry's terms. */
+  readonly networkTransport = 'tcp';
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;

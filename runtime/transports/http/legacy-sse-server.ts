@@ -49,6 +49,8 @@ export interface LegacyLegOptions {
 
 /** The server side of the HTTP+SSE transport for one client: writes every message to its stream. */
 export class LegacySseServerTransport implements Transport {
+  /** HTTP: `tcp` in telemetry's terms. */
+  readonly networkTransport = 'tcp';
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;

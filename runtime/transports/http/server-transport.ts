@@ -52,6 +52,8 @@ export interface StreamableServerTransportOptions {
  *   since it could never be answered; a notification is dropped).
  */
 export class StreamableServerTransport implements Transport {
+  /** HTTP: `tcp` in telemetry's terms. */
+  readonly networkTransport = 'tcp';
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;

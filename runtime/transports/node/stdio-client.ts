@@ -97,6 +97,8 @@ export interface ExitStatus {
  * ```
  */
 export class StdioClientTransport implements Transport {
+  /** The child's stdin and stdout: `pipe` in telemetry's terms. */
+  readonly networkTransport = 'pipe';
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;

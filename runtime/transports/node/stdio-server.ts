@@ -39,6 +39,8 @@ export interface StdioServerTransportOptions {
  * ```
  */
 export class StdioServerTransport implements Transport {
+  /** Stdin and stdout: `pipe` in telemetry's terms. */
+  readonly networkTransport = 'pipe';
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;

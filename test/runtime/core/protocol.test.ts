@@ -377,14 +377,18 @@ describe('Protocol: incoming notifications', () => {
     expect(transport.sent).toHaveLength(0);
   });
 
-  it('reports a throwing notification handler', async () => {
+  it('reports a throwing notification handler as HANDLER_FAILED naming the method, with what it threw as the cause', async () => {
     const { protocol, transport, errors } = await connectedEngine();
+    const thrown = new Error('handler broke');
     protocol.setNotificationHandler('notifications/initialized', async () => {
-      throw new Error('handler broke');
+      throw thrown;
     });
     transport.deliver({ jsonrpc: '2.0', method: 'notifications/initialized' });
     await settle();
-    expect(errors.map((e) => e.message)).toEqual(['handler broke']);
+    expect(errors.map((e) => e.message)).toEqual(['The notifications/initialized handler failed: handler broke']);
+    expect((errors[0] as SdkError).code).toBe('HANDLER_FAILED');
+    expect((errors[0] as SdkError).data).toEqual({ method: 'notifications/initialized', requestId: undefined });
+    expect(errors[0]!.cause).toBe(thrown);
     expect(transport.sent).toHaveLength(0);
   });
 });

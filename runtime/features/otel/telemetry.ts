@@ -1,0 +1,344 @@
+/**
+ * OpenTelemetry for MCP as middleware: a span for every request either side handles (kind
+ * SERVER) and every request it sends (kind CLIENT), named and attributed as the semantic
+ * conventions for MCP say, the `mcp.{client,server}.operation.duration` histograms, and W3C
+ * trace context carried in `params._meta` both ways, so that a tool call that samples the
+ * client's model is one trace across both processes, in both eras.
+ */
+import {
+  context as contextApi,
+  createNoopMeter,
+  isSpanContextValid,
+  metrics,
+  ProxyTracerProvider,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Histogram,
+  type Meter,
+  type Span,
+  type SpanOptions,
+  type TextMapPropagator,
+  type Tracer,
+} from '@opentelemetry/api';
+import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
+import { Method } from '../../../generated/methods.js';
+import { ProtocolError, SdkError } from '../../core/errors.js';
+import type { RequestId } from '../../core/jsonrpc.js';
+import type { CallFacts, IncomingRequest, Middleware, OutgoingRequest, SendNext } from '../../core/middleware.js';
+import type { Params } from '../../core/request-context.js';
+import { InputRequiredSignal } from '../../era/input-broker.js';
+import { extractTraceContext, injectTraceContext } from './trace-context.js';
+
+/**
+ * An OpenTelemetry Tracer, as telemetry uses it; any `Tracer` of `@opentelemetry/api` fits. Typed
+ * structurally so that mcpgen's declarations name no optional peer.
+ */
+export interface TelemetryTracer {
+  startSpan(name: string, options?: object, context?: object): object;
+}
+
+/** An OpenTelemetry Meter, as telemetry uses it; any `Meter` of `@opentelemetry/api` fits. */
+export interface TelemetryMeter {
+  createHistogram(name: string, options?: object): object;
+}
+
+/** An OpenTelemetry TextMapPropagator; any of `@opentelemetry/api` (or the SDK's) fits. */
+export interface TelemetryPropagator {
+  inject(context: object, carrier: unknown, setter: object): void;
+  extract(context: object, carrier: unknown, getter: object): object;
+  fields(): string[];
+}
+
+/** Options of {@link telemetry}. */
+export interface TelemetryOptions {
+  /** The tracer spans come from (default: the global provider's `mcpgen` tracer); pass one on Workers. */
+  readonly tracer?: TelemetryTracer | undefined;
+  /**
+   * The meter of the duration histograms (default: the global provider's `mcpgen` meter, as it
+   * is when `telemetry()` is called: register the SDK first).
+   */
+  readonly meter?: TelemetryMeter | undefined;
+  /** Record the duration histograms (default true). */
+  readonly metrics?: boolean | undefined;
+  /**
+   * How trace context travels in `params._meta` (default: W3C `traceparent` / `tracestate`,
+   * built in, so no global propagator is needed). Pass a propagator to add baggage, say.
+   */
+  readonly propagator?: TelemetryPropagator | undefined;
+}
+
+/** Bucket boundaries (seconds) the conventions give both duration histograms. */
+const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+/** Methods whose span names and attributes carry their target. */
+const TOOL_CALL = Method.ToolsCall;
+const PROMPT_GET = Method.PromptsGet;
+const RESOURCE_METHODS: ReadonlySet<string> = new Set([Method.ResourcesRead, Method.ResourcesSubscribe, Method.ResourcesUnsubscribe]);
+
+const INTERNAL_ERROR = String(ErrorCodes.INTERNAL_ERROR);
+
+/**
+ * The OpenTelemetry middleware. Add it to a Client, a Server or an McpServer (`use`, the
+ * `middleware` option, or {@link instrument}); without an SDK registered the API's no-op tracer
+ * and meter make it nearly free. A server span's parent is the context the request's `_meta`
+ * carries (the ambient span, if any, becomes a link); a client span's parent is the server
+ * span of the request it is sent for, else the active context.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'mcpgen';
+ * import { telemetry } from 'mcpgen/otel';
+ *
+ * const client = new Client({ name: 'traced', version: '1.0.0' }, { middleware: [telemetry()] });
+ * ```
+ */
+export function telemetry(options: TelemetryOptions = {}): Middleware {
+  return new Telemetry(options);
+}
+
+/**
+ * Adds {@link telemetry} to `target` (a Client, a Server, or an McpServer and every session it
+ * serves); returns the function that removes it.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from 'mcpgen';
+ * import { instrument } from 'mcpgen/otel';
+ *
+ * const mcp = new McpServer({ name: 'traced', version: '1.0.0' });
+ * instrument(mcp);
+ * ```
+ */
+export function instrument(target: { use(middleware: Middleware): () => void }, options: TelemetryOptions = {}): () => void {
+  return target.use(telemetry(options));
+}
+
+/** The API's no-op tracer provider: what the global one delegates to while no SDK is registered. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/** True while the global tracer provider is the API's no-op one (no SDK registered yet). */
+function noGlobalTracing(): boolean {
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider && provider.getDelegate() === NOOP_TRACER_PROVIDER;
+}
+
+class Telemetry implements Middleware {
+  private readonly tracer: Tracer;
+  /** Whether spans come from the global provider, which may be the no-op one (checked per call, as an SDK may register later). */
+  private readonly globalTracer: boolean;
+  private readonly propagator: TextMapPropagator | undefined;
+  private readonly clientDuration: Histogram | undefined;
+  private readonly serverDuration: Histogram | undefined;
+  /**
+   * The context of each request being handled, per connection, so that the requests its
+   * handler sends get its span as their parent even where no context manager carries it.
+   * Bounded by what the engine runs at once (maxConcurrentInbound); entries go when the
+   * handler ends.
+   */
+  private readonly handling = new WeakMap<object, Map<RequestId, Context>>();
+
+  constructor(options: TelemetryOptions) {
+    this.tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer('mcpgen');
+    this.globalTracer = options.tracer === undefined;
+    this.propagator = options.propagator as TextMapPropagator | undefined;
+    if (options.metrics !== false) {
+      const meter = (options.meter as Meter | undefined) ?? metrics.getMeter('mcpgen');
+      const advice = { explicitBucketBoundaries: DURATION_BUCKETS };
+      this.clientDuration = recording(meter.createHistogram('mcp.client.operation.duration', {
+        unit: 's',
+        description: 'The duration of the MCP request as observed on the sender, from sending it until the response arrived.',
+        advice,
+      }));
+      this.serverDuration = recording(meter.createHistogram('mcp.server.operation.duration', {
+        unit: 's',
+        description: 'The duration of the MCP request as observed on the receiver, from receiving it until the response was ready.',
+        advice,
+      }));
+    }
+  }
+
+  incoming(call: IncomingRequest, next: (params?: Params) => Promise<unknown>): Promise<unknown> {
+    const active = contextApi.active();
+    const remote = extractTraceContext(ROOT_CONTEXT, call.params?._meta, this.propagator) as Context | undefined;
+    const parent = remote ?? active;
+    if (this.idle(parent, this.serverDuration)) return next();
+    const attributes = attributesOf(call, call.params);
+    // The input request ids of the stateless era are keys in a result, not JSON-RPC ids.
+    if (!(call.side === 'client' && call.era === 'stateless')) attributes['jsonrpc.request.id'] = String(call.requestId);
+    const ambient = remote === undefined ? undefined : trace.getSpanContext(active);
+    const options: SpanOptions = { kind: SpanKind.SERVER, attributes };
+    if (ambient !== undefined) options.links = [{ context: ambient }];
+    const span = this.tracer.startSpan(spanName(call.method, call.params), options, parent);
+    // A no-op tracer's span with no parent to carry on, and no histogram: nothing to do.
+    const carried = isSpanContextValid(span.spanContext());
+    if (!carried && !span.isRecording() && this.serverDuration === undefined) return next();
+    return this.handle(call, next, span, trace.setSpan(parent, span), attributes, carried);
+  }
+
+  outgoing(call: OutgoingRequest, next: SendNext): Promise<unknown> {
+    const related = call.options.relatedRequestId;
+    const parent = (related === undefined ? undefined : this.handling.get(call.connection)?.get(related)) ?? contextApi.active();
+    if (this.idle(parent, this.clientDuration)) return next();
+    const attributes = attributesOf(call, call.params);
+    const span = this.tracer.startSpan(spanName(call.method, call.params), { kind: SpanKind.CLIENT, attributes }, parent);
+    const carried = isSpanContextValid(span.spanContext());
+    if (!carried && !span.isRecording() && this.clientDuration === undefined) return next();
+    return this.send(call, next, span, trace.setSpan(parent, span), attributes, carried);
+  }
+
+  private async handle(call: IncomingRequest, next: (params?: Params) => Promise<unknown>, span: Span, scope: Context, attributes: Attributes, carried: boolean): Promise<unknown> {
+    const requests = carried ? this.requestsOf(call) : undefined;
+    requests?.set(call.requestId, scope);
+    const started = performance.now();
+    try {
+      const result = await contextApi.with(scope, next);
+      this.finish(span, attributes, started, this.serverDuration, result, undefined, true);
+      return result;
+    } catch (error) {
+      this.finish(span, attributes, started, this.serverDuration, undefined, error, true);
+      throw error;
+    } finally {
+      if (requests?.get(call.requestId) === scope) requests.delete(call.requestId);
+    }
+  }
+
+  private async send(call: OutgoingRequest, next: SendNext, span: Span, scope: Context, attributes: Attributes, carried: boolean): Promise<unknown> {
+    let params = call.params;
+    if (carried) {
+      const meta: Record<string, unknown> = { ...(isObject(call.params?._meta) ? call.params._meta : {}) };
+      injectTraceContext(scope, meta, this.propagator);
+      params = { ...(call.params ?? {}), _meta: meta };
+    }
+    let options = call.options;
+    if (span.isRecording()) {
+      const given = call.options.onRequestId;
+      let idSeen = false;
+      options = {
+        ...call.options,
+        onRequestId: (id: RequestId) => {
+          given?.(id);
+          // A multi round-trip request sends several; the first names the operation.
+          if (!idSeen) span.setAttribute('jsonrpc.request.id', String(id));
+          idSeen = true;
+        },
+      };
+    }
+    const started = performance.now();
+    try {
+      const result = await contextApi.with(scope, () => next(params, options));
+      this.finish(span, attributes, started, this.clientDuration, result, undefined, false);
+      return result;
+    } catch (error) {
+      this.finish(span, attributes, started, this.clientDuration, undefined, error, false);
+      throw error;
+    }
+  }
+
+  /**
+   * True when there is nothing to record or carry: spans would come from the API's no-op
+   * provider, `parent` has no span to hand on, and no histogram records. Then the call goes
+   * through without a span, which is what the no-op tracer would have made of it.
+   */
+  private idle(parent: Context, histogram: Histogram | undefined): boolean {
+    return histogram === undefined && this.globalTracer && trace.getSpanContext(parent) === undefined && noGlobalTracing();
+  }
+
+  private requestsOf(call: CallFacts): Map<RequestId, Context> {
+    let requests = this.handling.get(call.connection);
+    if (requests === undefined) {
+      requests = new Map();
+      this.handling.set(call.connection, requests);
+    }
+    return requests;
+  }
+
+  /** Sets the outcome on the span, ends it and records the duration. */
+  private finish(span: Span, attributes: Attributes, started: number, histogram: Histogram | undefined, result: unknown, error: unknown, incoming: boolean): void {
+    const outcome = error === undefined ? resultOutcome(result) : errorOutcome(error, incoming);
+    if (outcome !== undefined) {
+      span.setAttribute('error.type', outcome.type);
+      attributes['error.type'] = outcome.type;
+      if (outcome.code !== undefined) {
+        span.setAttribute('rpc.response.status_code', outcome.code);
+        attributes['rpc.response.status_code'] = outcome.code;
+      }
+      span.setStatus({ code: SpanStatusCode.ERROR, ...(outcome.message !== undefined ? { message: outcome.message } : {}) });
+      if (error instanceof Error && !(error instanceof ProtocolError)) span.recordException(error);
+    }
+    span.end();
+    histogram?.record((performance.now() - started) / 1000, metricAttributes(attributes));
+  }
+}
+
+/** The conventions' span name: the method, and the tool or prompt when there is one. */
+function spanName(method: string, params: Params | undefined): string {
+  const target = (method === TOOL_CALL || method === PROMPT_GET) && typeof params?.name === 'string' ? params.name : undefined;
+  return target === undefined ? method : `${method} ${target}`;
+}
+
+/** The class of the API's no-op histograms (what a meter gives before any SDK is registered). */
+const NOOP_HISTOGRAM = createNoopMeter().createHistogram('noop').constructor as abstract new (...args: never[]) => Histogram;
+
+/** The histogram, or undefined for a no-op one, so that timing is skipped where nothing records it. */
+function recording(histogram: Histogram): Histogram | undefined {
+  return histogram instanceof NOOP_HISTOGRAM ? undefined : histogram;
+}
+
+/** The attributes of the histograms: the low-cardinality part of the span's (no session or request id). */
+function metricAttributes(span: Attributes): Attributes {
+  const recorded: Attributes = { 'mcp.method.name': span['mcp.method.name'] };
+  for (const name of OPTIONAL_METRIC_ATTRIBUTES) {
+    const value = span[name];
+    if (value !== undefined) recorded[name] = value;
+  }
+  return recorded;
+}
+
+const OPTIONAL_METRIC_ATTRIBUTES = ['error.type', 'gen_ai.tool.name', 'gen_ai.prompt.name', 'gen_ai.operation.name', 'rpc.response.status_code', 'mcp.protocol.version', 'network.transport'] as const;
+
+function attributesOf(call: CallFacts & { readonly method: string }, params: Params | undefined): Attributes {
+  const attributes: Attributes = { 'mcp.method.name': call.method };
+  if (call.revision !== undefined) attributes['mcp.protocol.version'] = call.revision;
+  if (call.sessionId !== undefined) attributes['mcp.session.id'] = call.sessionId;
+  if (call.networkTransport !== undefined) attributes['network.transport'] = call.networkTransport;
+  const name = typeof params?.name === 'string' ? params.name : undefined;
+  if (call.method === TOOL_CALL && name !== undefined) {
+    attributes['gen_ai.tool.name'] = name;
+    attributes['gen_ai.operation.name'] = 'execute_tool';
+  } else if (call.method === PROMPT_GET && name !== undefined) {
+    attributes['gen_ai.prompt.name'] = name;
+  } else if (RESOURCE_METHODS.has(call.method) && typeof params?.uri === 'string') {
+    attributes['mcp.resource.uri'] = params.uri;
+  }
+  return attributes;
+}
+
+interface Outcome {
+  readonly type: string;
+  readonly code?: string | undefined;
+  readonly message?: string | undefined;
+}
+
+/** A tool result with `isError` is a failure the conventions name `tool_error`. */
+function resultOutcome(result: unknown): Outcome | undefined {
+  return isObject(result) && result.isError === true ? { type: 'tool_error' } : undefined;
+}
+
+function errorOutcome(error: unknown, incoming: boolean): Outcome | undefined {
+  // The handler asked the client a question: the round ends with input_required, as it should.
+  if (error instanceof InputRequiredSignal) return undefined;
+  if (error instanceof ProtocolError) return { type: String(error.code), code: String(error.code), message: error.message };
+  if (error instanceof SdkError) return { type: error.code.toLowerCase(), message: error.message };
+  const message = error instanceof Error ? error.message : String(error);
+  // A handler's exception reaches the peer as an internal error, whose code the conventions name.
+  if (incoming) return { type: INTERNAL_ERROR, code: INTERNAL_ERROR, message };
+  return { type: error instanceof Error ? error.name : '_OTHER', message };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

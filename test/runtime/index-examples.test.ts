@@ -6,12 +6,11 @@
  * mapped onto them through the exports map, so that the documented usage cannot drift from
  * the API. Examples are whole programs: they import what they use from the package.
  */
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_OPTIONS as OPTIONS, ROOT, typeCheckExamples } from './doc-examples.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const ENTRIES = ['runtime/index.ts', 'runtime/node.ts', 'runtime/http.ts', 'runtime/advanced.ts', 'runtime/testing.ts', 'runtime/features/auth-server/index.ts', 'runtime/ws.ts', 'runtime/ws-node.ts'];
 
 /** Values a reader meets first; each shows its use in an `@example`. */
@@ -21,29 +20,6 @@ const MAIN_ENTRY_POINTS: Readonly<Record<string, readonly string[]>> = {
   'runtime/features/auth-server/index.ts': ['createAuthorizationServer', 'LocalAuthorizationProvider', 'ProxyAuthorizationProvider', 'InMemoryAuthorizationStore'],
   'runtime/ws.ts': ['WebSocketClientTransport'],
   'runtime/ws-node.ts': ['createMcpWebSocketServer'],
-};
-
-/** `mcpgen/...` → the source file behind it, read from package.json's exports map. */
-function subpathSources(): Record<string, string[]> {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { types: string }> };
-  const paths: Record<string, string[]> = {};
-  for (const [key, conditions] of Object.entries(manifest.exports)) {
-    const specifier = key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`;
-    paths[specifier] = [join(ROOT, conditions.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts'))];
-  }
-  return paths;
-}
-
-const OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-  types: ['node'],
-  strict: true,
-  noEmit: true,
-  skipLibCheck: true,
-  paths: subpathSources(),
 };
 
 interface Documented {
@@ -140,22 +116,7 @@ describe('doc comments of the package entries', () => {
     );
     expect(examples.length).toBeGreaterThanOrEqual(20);
     expect(examples.filter((example) => /from '\.{1,2}\//.test(example.code)).map((example) => example.name)).toEqual([]);
-    const virtual = new Map(examples.map((example, index) => [join(ROOT, `.examples/index-example-${index}.ts`), { ...example, code: `${example.code}\nexport {};\n` }]));
-    const host = ts.createCompilerHost(OPTIONS);
-    const readFile = host.readFile.bind(host);
-    const fileExists = host.fileExists.bind(host);
-    const getSourceFile = host.getSourceFile.bind(host);
-    host.readFile = (name) => virtual.get(name)?.code ?? readFile(name);
-    host.fileExists = (name) => virtual.has(name) || fileExists(name);
-    host.getSourceFile = (name, version, onError, create) => {
-      const example = virtual.get(name);
-      return example === undefined ? getSourceFile(name, version, onError, create) : ts.createSourceFile(name, example.code, version, true);
-    };
-    const program = ts.createProgram([...virtual.keys()], OPTIONS, host);
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .filter((diagnostic) => diagnostic.file !== undefined && virtual.has(diagnostic.file.fileName))
-      .map((diagnostic) => `${virtual.get(diagnostic.file!.fileName)!.name}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+    const problems = typeCheckExamples(examples.map((example) => ({ ...example, code: `${example.code}\nexport {};\n` })), 'index-example');
     expect(problems).toEqual([]);
   }, 120_000);
 });

@@ -8,7 +8,7 @@
 import { SdkError } from '../../core/errors.js';
 import { randomToken, sha256Base64Url } from '../auth/crypto.js';
 import { OAuthError, type AuthInfo, type OAuthTokens } from '../auth/types.js';
-import { InMemoryAuthorizationStore, type AuthorizationStore, type TokenRecord } from './store.js';
+import { InMemoryAuthorizationStore, type AuthorizationStore, type GrantFacts, type TokenRecord } from './store.js';
 import type {
   AuthorizationContext,
   AuthorizationOutcome,
@@ -63,15 +63,6 @@ export interface LocalAuthorizationProviderOptions {
   readonly now?: (() => number) | undefined;
 }
 
-/** What a grant is, whether it starts from a code or a refresh token. */
-interface Grant {
-  readonly grantId: string;
-  readonly clientId: string;
-  readonly scopes: readonly string[];
-  readonly resource: string;
-  readonly subject: string;
-  readonly extra?: Readonly<Record<string, unknown>> | undefined;
-}
 
 function ttl(value: number | undefined, fallback: number, name: string, max = Number.MAX_SAFE_INTEGER): number {
   const chosen = value ?? fallback;
@@ -208,7 +199,7 @@ export class LocalAuthorizationProvider implements AuthorizationServerProvider {
     return infoOf(token, record);
   }
 
-  private async issue(client: RegisteredClient, grant: Grant): Promise<OAuthTokens> {
+  private async issue(client: RegisteredClient, grant: GrantFacts): Promise<OAuthTokens> {
     const now = this.now();
     // Only the grant's own members: a code record carries its redirect URI and challenge too.
     const base = { grantId: grant.grantId, clientId: grant.clientId, scopes: grant.scopes, resource: grant.resource, subject: grant.subject, extra: grant.extra };

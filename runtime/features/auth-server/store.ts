@@ -6,31 +6,29 @@
 import { SdkError } from '../../core/errors.js';
 import type { RegisteredClient } from './types.js';
 
-/** What an authorization code stands for until it is exchanged. */
-export interface CodeRecord {
+/** What a grant is, for its code and for every token issued from it. */
+export interface GrantFacts {
+  /** The grant's id; every code and token of one grant carries it. */
+  readonly grantId: string;
   readonly clientId: string;
-  readonly redirectUri: string;
-  readonly redirectUriGiven: boolean;
-  readonly codeChallenge: string;
   readonly scopes: readonly string[];
   readonly resource: string;
   readonly subject: string;
   readonly extra?: Readonly<Record<string, unknown>> | undefined;
-  /** The grant the code starts; every token issued from it carries this id. */
-  readonly grantId: string;
+}
+
+/** What an authorization code stands for until it is exchanged. */
+export interface CodeRecord extends GrantFacts {
+  readonly redirectUri: string;
+  readonly redirectUriGiven: boolean;
+  readonly codeChallenge: string;
   /** Unix milliseconds. */
   readonly expiresAt: number;
 }
 
 /** An issued access or refresh token. */
-export interface TokenRecord {
+export interface TokenRecord extends GrantFacts {
   readonly kind: 'access' | 'refresh';
-  readonly grantId: string;
-  readonly clientId: string;
-  readonly scopes: readonly string[];
-  readonly resource: string;
-  readonly subject: string;
-  readonly extra?: Readonly<Record<string, unknown>> | undefined;
   /** Unix milliseconds. */
   readonly expiresAt: number;
 }

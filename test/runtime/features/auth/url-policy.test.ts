@@ -4,10 +4,9 @@
  * http on loopback) or that lies in a private, link-local or unspecified range.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { json, serveRoutes, type Route } from './fixtures/route-server.js';
+import { json, recordingFetch, serveRoutes, type Route } from './fixtures/route-server.js';
 import { InMemoryOAuthStore, OAuthAuthorizer, withOAuth, type OAuthClientProvider } from '../../../../runtime/features/auth/index.js';
 import { addressClassOf, defaultAuthUrlPolicy } from '../../../../runtime/features/auth/url-policy.js';
-import type { FetchLike } from '../../../../runtime/transports/http/client-request.js';
 import { startAuthorizationServer } from './fixtures/authorization-server.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -16,17 +15,6 @@ afterEach(async () => {
 });
 
 const serve = (routes: (base: string) => Record<string, Route>): Promise<string> => serveRoutes(routes, cleanups);
-
-/** A fetch that records every URL and reaches only 127.0.0.1 (anything else fails at once instead of hanging). */
-function recordingFetch(): FetchLike & { urls: string[] } {
-  const urls: string[] = [];
-  const impl = async (url: URL, init: RequestInit): Promise<Response> => {
-    urls.push(url.href);
-    if (url.hostname !== '127.0.0.1') throw new TypeError(`unreachable in this test: ${url.host}`);
-    return await fetch(url, init);
-  };
-  return Object.assign(impl, { urls });
-}
 
 function interactive(opened: URL[]): OAuthClientProvider {
   return {

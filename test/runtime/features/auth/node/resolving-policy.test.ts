@@ -6,8 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryOAuthStore, OAuthAuthorizer, type OAuthClientProvider } from '../../../../../runtime/features/auth/index.js';
 import { resolvingAuthUrlPolicy, type HostLookup } from '../../../../../runtime/node.js';
-import type { FetchLike } from '../../../../../runtime/transports/http/client-request.js';
-import { json, serveRoutes, type Route } from '../fixtures/route-server.js';
+import { json, recordingFetch, serveRoutes, type Route } from '../fixtures/route-server.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -27,17 +26,6 @@ const lookup: HostLookup = async (hostname) => {
   if (addresses === undefined) throw new Error(`ENOTFOUND ${hostname}`);
   return addresses;
 };
-
-/** A fetch that records every URL and reaches only 127.0.0.1. */
-function recordingFetch(): FetchLike & { urls: string[] } {
-  const urls: string[] = [];
-  const impl = async (url: URL, init: RequestInit): Promise<Response> => {
-    urls.push(url.href);
-    if (url.hostname !== '127.0.0.1') throw new TypeError(`unreachable in this test: ${url.host}`);
-    return await fetch(url, init);
-  };
-  return Object.assign(impl, { urls });
-}
 
 function provider(policy: OAuthClientProvider['urlPolicy']): OAuthClientProvider {
   return { redirectUrl: 'http://127.0.0.1:1/callback', store: new InMemoryOAuthStore(), redirectToAuthorization: async () => undefined, urlPolicy: policy };

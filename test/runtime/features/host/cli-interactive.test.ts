@@ -57,6 +57,14 @@ for (const pin of ['both', '2025-11-25'] as const) {
       expect(run.stderr).toContain('color (string, one of 1) red 2) green 3) blue, default "green")');
     });
 
+    it('cancels the form after three answers that do not fit, and declines on !decline', async () => {
+      const exhausted = await cli(pin, ['call', 'survey'], ['A', 'B', 'C', 'Ada']);
+      expect(exhausted.stdout).toBe('cancel\n');
+      expect(exhausted.stderr).toContain('mcpgen: no usable answer for name, so the request is cancelled');
+      const declined = await cli(pin, ['call', 'survey'], ['Ada', '!decline']);
+      expect(declined.stdout).toBe('decline\n');
+    });
+
     it('cancels when the user types !cancel, and declines with a notice when there is no terminal', async () => {
       const cancelled = await cli(pin, ['call', 'survey'], ['!cancel']);
       expect(cancelled.stdout).toBe('cancel\n');

@@ -1,16 +1,18 @@
 /**
  * Admission of POSTs to the HTTP server: bounds on request-body bytes in flight and on
- * concurrent requests, handler-wide and per session. A POST holds its share from arrival
+ * concurrent requests, handler-wide and per session (the per-session bytes: session-bytes.ts). A POST holds its share from arrival
  * until its reply is complete (a streamed reply: until the stream ends), so a burst of slow or
  * large uploads cannot pile up memory. Refusals answer at once, before the body is read, and
  * close the connection: 503 when the server as a whole is full, 429 when one session is.
  */
 import type { BodyBudget, HttpReply, HttpRequestView, StreamSink } from './http-types.js';
 import { errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
+import { SessionBytes } from './session-bytes.js';
 
 /** The bounds {@link Admission} enforces. */
 export interface AdmissionLimits {
   readonly maxBytesInFlight: number;
+  readonly maxBytesInFlightPerSession: number;
   readonly maxConcurrentRequests: number;
   readonly maxConcurrentRequestsPerSession: number;
 }
@@ -30,9 +32,11 @@ export class Admission {
   private bytes = 0;
   private requests = 0;
   private readonly perSession = new Map<string, number>();
+  private readonly sessionBytes: SessionBytes;
 
   constructor(limits: AdmissionLimits) {
     this.limits = limits;
+    this.sessionBytes = new SessionBytes(limits.maxBytesInFlightPerSession);
   }
 
   /** Admits a POST, or returns the reply refusing it. */
@@ -57,9 +61,11 @@ export class Admission {
         return true;
       },
     };
+    const share = this.sessionBytes.share(session, budget);
     const release = (): void => {
       if (released) return;
       released = true;
+      share.release();
       this.bytes -= held;
       this.requests--;
       if (session !== undefined) {
@@ -73,12 +79,12 @@ export class Admission {
       path: request.path,
       query: request.query,
       header: (name) => request.header(name),
-      readBody: (maxBytes) => request.readBody(maxBytes, budget),
+      readBody: (maxBytes) => request.readBody(maxBytes, share),
       signal: request.signal,
       localAddress: request.localAddress,
       authInfo: request.authInfo,
     };
-    return { request: view, release, settle: (reply) => settleOnEnd(reply, release) };
+    return { request: view, release, settle: (reply) => settleOnEnd(share.answer(reply), release) };
   }
 }
 

@@ -29,6 +29,8 @@ export const DEFAULT_MAX_SESSIONS = 10_000;
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 /** Default limit on request-body bytes being read or handled at once, handler-wide: 32 MiB. */
 export const DEFAULT_MAX_BYTES_IN_FLIGHT = 32 * 1024 * 1024;
+/** Default limit on request-body bytes being read or handled at once for one session: 16 MiB. */
+export const DEFAULT_MAX_BYTES_IN_FLIGHT_PER_SESSION = 16 * 1024 * 1024;
 /** Default limit on POSTs in progress at once, handler-wide. */
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 2_000;
 /** Default limit on POSTs in progress at once in one session. */
@@ -64,6 +66,12 @@ export interface McpHttpHandlerOptions extends SecurityOptions {
    * 503 with Retry-After before its body is read, and its connection is closed.
    */
   readonly maxBytesInFlight?: number | undefined;
+  /**
+   * Most request-body bytes being read or handled at once for one `Mcp-Session-Id` (or legacy
+   * `sessionId`; default 16 MiB, at least `maxBodyBytes`), so one session cannot take the whole
+   * `maxBytesInFlight`. Held and refused like it, but the refusal is 429 with Retry-After.
+   */
+  readonly maxBytesInFlightPerSession?: number | undefined;
   /**
    * Most POSTs in progress at once, handler-wide (default 2,000), from arrival until the reply
    * is complete (a streamed reply: until its stream ends); beyond it, 503 with Retry-After.
@@ -173,6 +181,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const limits = { maxBodyBytes, maxBatchLength };
   const admission = new Admission({
     maxBytesInFlight: Math.max(maxBodyBytes, options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT),
+    maxBytesInFlightPerSession: Math.max(maxBodyBytes, options.maxBytesInFlightPerSession ?? DEFAULT_MAX_BYTES_IN_FLIGHT_PER_SESSION),
     maxConcurrentRequests: Math.max(1, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
     maxConcurrentRequestsPerSession: Math.max(1, options.maxConcurrentRequestsPerSession ?? DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION),
   });

@@ -3,7 +3,7 @@ import { getEventListeners, setMaxListeners } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProtocolError, SdkError } from '../../../../runtime/core/errors.js';
 import { ConnectionManager, type ConnectionManagerOptions } from '../../../../runtime/features/host/manager.js';
 import type { ServerConfig } from '../../../../runtime/features/host/config.js';
@@ -15,7 +15,6 @@ const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const scratch = mkdtempSync(path.join(tmpdir(), 'mcpgen-host-manager-'));
 
 const fixture = (mode = 'normal'): ServerConfig => ({ type: 'stdio', command: process.execPath, args: ['--import', 'tsx', FIXTURE, mode], cwd: ROOT });
-const HANG_PID = path.join(scratch, 'hang.pid');
 
 function running(pid: number): boolean {
   try {
@@ -58,10 +57,6 @@ beforeAll(async () => {
     'beta.x': fixture(),
     crashy: fixture(),
     flood: fixture('flood'),
-    // Records its pid and never answers initialize. A shell writes the pid within a few ms of
-    // starting (a Node child might not have done so by the deadline on a loaded machine), then
-    // becomes the sleep that is killed.
-    hang: { type: 'stdio', command: 'sh', args: ['-c', `echo $$ > '${HANG_PID}'; exec sleep 600`], connectTimeoutMs: 1_500 },
     missing: { type: 'stdio', command: path.join(scratch, 'no-such-binary') },
     off: { ...fixture(), disabled: true },
   }, options);
@@ -76,15 +71,47 @@ afterAll(async () => {
 describe('ConnectionManager with local servers', () => {
   it('connects every server concurrently; failures are statuses that do not affect the others', async () => {
     const states = Object.fromEntries(Object.entries(manager.statuses()).map(([name, status]) => [name, status.state]));
-    expect(states).toEqual({ alpha: 'connected', 'beta.x': 'connected', crashy: 'connected', flood: 'connected', hang: 'failed', missing: 'failed', misconfigured: 'failed', off: 'disabled' });
-    expect(manager.status('hang').reason).toBe('connecting to hang timed out after 1500 ms');
+    expect(states).toEqual({ alpha: 'connected', 'beta.x': 'connected', crashy: 'connected', flood: 'connected', missing: 'failed', misconfigured: 'failed', off: 'disabled' });
     expect(manager.status('missing').reason).toMatch(/^Cannot start .*no-such-binary: spawn .* ENOENT/);
     expect(manager.status('misconfigured').reason).toBe('invalid configuration at $.mcpServers.misconfigured.url in /x/.mcp.json: must be a string');
     expect(manager.status('alpha')).toMatchObject({ transport: 'stdio', protocolVersion: expect.stringMatching(/^20\d\d-/), serverInfo: { name: 'host-fixture', version: '1.0.0' } });
-    // The reason names the hanging server's own 1.5 s timeout, not the default 20 s; it was killed.
-    const pid = Number(readFileSync(HANG_PID, 'utf8'));
-    // Its status came first; the process group is ended right after.
-    await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false);
+  });
+
+  it("fails a server that never answers initialize after its own connectTimeoutMs, not the default, then ends it", async () => {
+    // Fake timeouts: the 1.5 s deadline passes in no wall-clock time. The child is real, and
+    // announces its pid on stderr (a shell does so at once, then becomes the sleep to end).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let pid: number | undefined;
+    try {
+      let announce: (pid: number) => void = () => undefined;
+      const started = new Promise<number>((resolve) => (announce = resolve));
+      const hanging = new ConnectionManager(
+        { hang: { type: 'stdio', command: 'sh', args: ['-c', 'echo $$ >&2; exec sleep 600'], connectTimeoutMs: 1_500 } },
+        { connectTimeoutMs: 20_000, closeTimeoutMs: 200, killTimeoutMs: 500, onstderr: (_server, chunk) => announce(Number(chunk.trim())) },
+      );
+      const connecting = hanging.connectAll();
+      pid = await started;
+      await vi.advanceTimersByTimeAsync(1_499);
+      expect(hanging.status('hang').state).toBe('connecting');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(hanging.status('hang')).toMatchObject({ state: 'failed', reason: `connecting to hang timed out after 1500 ms; stderr: ${String(pid)}` });
+      await connecting;
+      // Its status came first; the process is ended right after, through the close timeouts.
+      const passTime = async (): Promise<void> => {
+        await vi.advanceTimersByTimeAsync(10);
+        // A turn of the event loop, so the child's exit can come in between the timeouts.
+        await new Promise((resolve) => setImmediate(resolve));
+      };
+      while (running(pid)) await passTime();
+      let closed = false;
+      const closing = hanging.close().then(() => (closed = true));
+      while (!closed) await passTime();
+      await closing;
+    } finally {
+      vi.useRealTimers();
+      // A failed run leaves no sleeping child behind.
+      if (pid !== undefined && running(pid)) process.kill(pid, 'SIGKILL');
+    }
   });
 
   it('names tools mcp__<server>__<tool> and routes calls by that name', async () => {

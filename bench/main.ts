@@ -24,11 +24,14 @@ import { IMPLEMENTATIONS, type ImplName } from './lib/types.js';
 interface Cli {
   readonly settings: Settings;
   readonly only: readonly string[] | undefined;
+  /** Re-evaluate the targets of the last full run instead of measuring. */
+  readonly retarget: boolean;
 }
 
 function parseCli(argv: readonly string[]): Cli {
   let settings: Settings = argv.includes('--quick') ? QUICK : FULL;
   let only: string[] | undefined;
+  let retarget = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -37,6 +40,7 @@ function parseCli(argv: readonly string[]): Cli {
       return next;
     };
     if (arg === '--quick') continue;
+    else if (arg === '--retarget') retarget = true;
     else if (arg === '--reps') settings = { ...settings, reps: Math.max(1, Number(value())) };
     else if (arg === '--only') only = value().split(',');
     else if (arg === '--parallel') settings = { ...settings, parallel: Math.max(1, Number(value())) };
@@ -44,9 +48,9 @@ function parseCli(argv: readonly string[]): Cli {
     else if (arg === '--no-profile') settings = { ...settings, profile: false };
     else if (arg === '--no-footprint') settings = { ...settings, footprint: false };
     else if (arg === '--load-seconds') settings = { ...settings, load: { ...settings.load, durationMs: Math.max(0.1, Number(value())) * 1000 } };
-    else throw new Error(`unknown option ${arg}; options: --quick --reps N --parallel N --only a,b --profile --no-profile --no-footprint --load-seconds S`);
+    else throw new Error(`unknown option ${arg}; options: --quick --reps N --parallel N --only a,b --profile --no-profile --no-footprint --load-seconds S --retarget`);
   }
-  return { settings, only };
+  return { settings, only, retarget };
 }
 
 const log = (line: string): void => {
@@ -195,7 +199,7 @@ function evaluateTarget(
 }
 
 function planKey(plan: ProfilePlan): string {
-  return plan.kind === 'calls' ? `calls:${plan.transport}` : plan.kind === 'scenario' ? `scenario:${plan.scenario}` : plan.kind;
+  return plan.kind === 'calls' ? `calls:${plan.transport}${plan.era === undefined ? '' : `:${plan.era}`}` : plan.kind === 'scenario' ? `scenario:${plan.scenario}` : plan.kind;
 }
 
 /** Profiles mcpgen for one missed target: re-runs its scenario once with V8's CPU profiler on. */
@@ -212,8 +216,9 @@ async function profileMcpgen(plan: ProfilePlan, settings: Settings, footprint: F
     let importParts: { module: string; ms: number }[] | undefined;
     let window: ClockWindow | undefined;
     if (plan.kind === 'calls') {
-      what = `tools/call echo over ${plan.transport}, one run with --cpu-prof, cut to the measured phases (warm-up and start-up excluded)`;
-      const outcome = await runCalls(plan.transport, 'mcpgen', settings, request);
+      const era = plan.era ?? 'default';
+      what = `tools/call echo over ${plan.transport}${era === 'default' ? '' : `, mcpgen's client pinned to ${era}`}, one run with --cpu-prof, cut to the measured phases (warm-up and start-up excluded)`;
+      const outcome = await runCalls(plan.transport, 'mcpgen', settings, request, era);
       window = 'window' in outcome ? outcome.window : undefined;
     } else if (plan.kind === 'scenario') {
       const scenario = SCENARIOS.find((candidate) => candidate.id === plan.scenario)!;
@@ -242,8 +247,32 @@ async function profileMcpgen(plan: ProfilePlan, settings: Settings, footprint: F
   }
 }
 
+/**
+ * Evaluates today's targets on the numbers of the last full run (results/results.json) and
+ * rewrites its files; nothing is measured. A target whose scenario that run lacked is n/a.
+ */
+function retargetLastRun(): void {
+  const file = join(resultsDir, 'results.json');
+  const last = JSON.parse(readFileSync(file, 'utf8')) as Results;
+  const targets = TARGETS.map((spec) => evaluateTarget(spec, last.scenarios, last.footprint, last.footprint !== undefined, last.errors));
+  const results: Results = { ...last, meta: { ...last.meta, retargeted: new Date().toISOString() }, targets };
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(resultsDir, 'results.md'), renderMarkdown(results));
+  log(renderTargetsOnly(results));
+  log('Rewrote the targets of bench/results/results.json and bench/results/results.md');
+}
+
+function renderTargetsOnly(results: Results): string {
+  const markdown = renderMarkdown(results);
+  return markdown.slice(markdown.indexOf('## Targets'), markdown.indexOf('\n## ', markdown.indexOf('## Targets') + 1));
+}
+
 async function main(): Promise<void> {
-  const { settings, only } = parseCli(process.argv.slice(2));
+  const { settings, only, retarget } = parseCli(process.argv.slice(2));
+  if (retarget) {
+    retargetLastRun();
+    return;
+  }
   if (!existsSync(join(repoRoot, 'dist', 'runtime', 'index.js'))) throw new Error('dist/ is missing: run `make build` first');
   // Every run of this benchmark loads mcpgen from one snapshot of dist/ (see distUrl).
   rmSync(distSnapshot, { recursive: true, force: true });

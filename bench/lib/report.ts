@@ -62,6 +62,8 @@ export interface Results {
     /** 1, 5 and 15-minute load averages at the start and the end; the peak 1-minute value seen before any run. */
     readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[]; readonly peak: number };
     readonly versions: Readonly<Record<string, string>>;
+    /** When the targets were last re-evaluated on this run's numbers (`--retarget`), if they were. */
+    readonly retargeted?: string;
   };
   readonly settings: Settings;
   readonly scenarios: readonly ScenarioReport[];
@@ -213,6 +215,9 @@ export function renderMarkdown(results: Results): string {
     // The benchmark itself keeps up to two processes busy, so only more than that means other work.
     ...(meta.loadAverage.peak > meta.cores + 1
       ? [`**The machine was busy with other work during this run** (1-minute load average up to ${meta.loadAverage.peak.toFixed(1)} on ${meta.cores} cores): wall-clock numbers (calls/s, latency, ms) are inflated and noisy; CPU-time numbers and paired ratios hold up better.`, '']
+      : []),
+    ...(meta.retargeted !== undefined
+      ? [`The targets below were evaluated on ${meta.retargeted}, against this run's numbers (\`--retarget\`): a target whose scenario this run lacks is n/a until the next \`make bench\`.`, '']
       : []),
     `Each cell is the median of ${meta.reps} repetition(s), each in fresh processes, implementations in alternating order; ± is half the min–max range relative to the median. Ratios are mcpgen ÷ the other implementation, computed repetition by repetition (paired), as median [min–max]. Regenerate with \`make bench\`; see bench/README.md.`,
     '',

@@ -5,7 +5,7 @@ import { VALIDATION_CASES } from './payloads.js';
 import type { ClockWindow, PhaseResult } from './call-loop.js';
 import { runWorkerProcess } from './run-worker.js';
 import type { Settings } from './settings.js';
-import type { CallTransport, ImplName } from './types.js';
+import type { CallTransport, ClientEra, ImplName } from './types.js';
 import { profileFlags } from './worker.js';
 
 export interface Metric {
@@ -61,11 +61,14 @@ function phaseValues(prefix: string, phase: PhaseResult): Record<string, number 
   };
 }
 
-/** Runs the calls worker once; when profiling, it and its server process write CPU profiles into `profile.dir`. */
-export async function runCalls(transport: CallTransport, impl: ImplName, settings: Settings, profile?: ProfileRequest): Promise<Outcome> {
+/**
+ * Runs the calls worker once, mcpgen's client in `era`; when profiling, it and its server
+ * process write CPU profiles into `profile.dir`.
+ */
+export async function runCalls(transport: CallTransport, impl: ImplName, settings: Settings, profile?: ProfileRequest, era: ClientEra = 'default'): Promise<Outcome> {
   const { result } = await runWorkerProcess<{ sequential: PhaseResult; concurrent: PhaseResult; window: ClockWindow } | { unavailable: string }>(
     harnessScript('workers/calls.js'),
-    { impl, transport, ...settings.calls, ...(profile ? { profileDir: profile.dir } : {}) },
+    { impl, transport, era, ...settings.calls, ...(profile ? { profileDir: profile.dir } : {}) },
     { nodeFlags: profileFlags(profile?.dir, `${impl}-${transport}-client`), timeoutMs: 60_000 + 10 * (settings.calls.phaseMs + settings.calls.warmupMs) },
   );
   if ('unavailable' in result) return result;
@@ -79,6 +82,24 @@ function callScenario(id: string, title: string, transport: CallTransport, about
     about,
     metrics: callMetrics(transport !== 'memory'),
     run: (impl, settings, profile) => runCalls(transport, impl, settings, profile),
+  };
+}
+
+/**
+ * The scenario of `transport` with mcpgen's client pinned to 2025-11-25. v2 and the floor run
+ * again, doing the same work as in the default-era scenario, so that the era's ratios are
+ * paired within one scenario; v1 is left to the default-era scenario, where it does the same.
+ */
+function pinnedCallScenario(id: string, title: string, transport: 'memory' | 'stdio', about: string): Scenario {
+  return {
+    id,
+    title,
+    about,
+    metrics: callMetrics(transport !== 'memory'),
+    run: async (impl, settings, profile) =>
+      impl === 'v1'
+        ? { unavailable: 'v1 does the same work in both eras: see the default-era scenario' }
+        : runCalls(transport, impl, settings, profile, '2025-11-25'),
   };
 }
 
@@ -125,9 +146,20 @@ export const SCENARIOS: readonly Scenario[] = [
     'memory',
     '1. tools/call echo, in memory',
     'memory',
-    "Server and client in one process over each SDK's in-memory pair; CPU is the whole process (client and server).",
+    "Server and client in one process over each SDK's in-memory pair; CPU is the whole process (client and server). mcpgen's client speaks its default revision (2026-07-28); v2 and v1 speak 2025-11-25.",
   ),
-  callScenario('stdio', '2a. tools/call echo over stdio', 'stdio', 'Server as a child process over stdin/stdout; the client is the measuring process.'),
+  pinnedCallScenario(
+    'memory-2025-11-25',
+    '1b. tools/call echo, in memory, mcpgen pinned to 2025-11-25',
+    'memory',
+    "As 1, with mcpgen's client pinned to 2025-11-25 (`protocolVersion` from its generated 2025-11-25 module), the revision v2 speaks; v2 and the floor do the same work as in 1.",
+  ),
+  callScenario(
+    'stdio',
+    '2a. tools/call echo over stdio',
+    'stdio',
+    "Server as a child process over stdin/stdout; the client is the measuring process. mcpgen's client speaks its default revision (2026-07-28).",
+  ),
   callScenario(
     'http-stateful',
     '2b. tools/call echo over Streamable HTTP, stateful',
@@ -138,7 +170,13 @@ export const SCENARIOS: readonly Scenario[] = [
     'http-stateless',
     '2c. tools/call echo over Streamable HTTP, stateless',
     'http-stateless',
-    'Server process on 127.0.0.1 without sessions; the client is the measuring process.',
+    "Server process on 127.0.0.1 without sessions; the client is the measuring process. mcpgen's client speaks its default revision (2026-07-28) here and in 2b.",
+  ),
+  pinnedCallScenario(
+    'stdio-2025-11-25',
+    '2d. tools/call echo over stdio, mcpgen pinned to 2025-11-25',
+    'stdio',
+    "As 2a, with mcpgen's client pinned to 2025-11-25; the server serves every revision, as in 2a.",
   ),
   toolsListScenario(
     'tools-list',
@@ -195,8 +233,12 @@ export const SCENARIOS: readonly Scenario[] = [
     title: '5b. Cold start: process start to first tools/call result over stdio',
     about: 'From spawning a fresh client process, which spawns its stdio server, to the first echo result.',
     metrics: [{ id: 'first-result', label: 'spawn → first result', unit: 'ms', better: 'lower' }],
-    async run(impl) {
-      const { marks } = await runWorkerProcess<{ ok: boolean }>(harnessScript('workers/cold-start.js'), { impl }, { timeoutMs: 60_000 });
+    async run(impl, _settings, profile) {
+      const { marks } = await runWorkerProcess<{ ok: boolean }>(
+        harnessScript('workers/cold-start.js'),
+        { impl, ...(profile ? { profileDir: profile.dir } : {}) },
+        { nodeFlags: profileFlags(profile?.dir, `${impl}-cold-start-client`), timeoutMs: 60_000 },
+      );
       return { values: { 'first-result': marks.first ?? null } };
     },
   },

@@ -1,9 +1,9 @@
-// The issue's targets, held as ratios to the same run's official SDKs and floors.
-import type { CallTransport, ImplName } from './types.js';
+// The issues' targets, held as ratios to the same run's official SDKs and floors.
+import type { CallTransport, ClientEra, ImplName } from './types.js';
 
 /** How to profile mcpgen when it misses a target. */
 export type ProfilePlan =
-  | { readonly kind: 'calls'; readonly transport: CallTransport }
+  | { readonly kind: 'calls'; readonly transport: CallTransport; readonly era?: ClientEra }
   | { readonly kind: 'scenario'; readonly scenario: string }
   | { readonly kind: 'import' }
   | { readonly kind: 'bundle' }
@@ -39,13 +39,47 @@ const VALIDATION = [
   ['invalid CallToolRequest (error path)', 'validation-invalid'],
 ] as const;
 
+/** The scenario of a call transport in an era (the pinned era has its own in memory and over stdio). */
+function callScenarioId(transport: 'memory' | 'stdio', era: ClientEra): string {
+  return era === 'default' ? transport : `${transport}-${era}`;
+}
+
+const ERA_NAMES: Readonly<Record<ClientEra, string>> = { default: 'default era (2026-07-28)', '2025-11-25': 'pinned to 2025-11-25' };
+
+/** Issue 22: in memory and over stdio, each in both of mcpgen's client eras. */
+const PER_ERA = (
+  [
+    ['memory-cpu-seq', 'memory', 'seq-cpu', 'In-memory CPU per call, sequential', 'v2', '<=', 0.05],
+    ['memory-cpu-c64', 'memory', 'c64-cpu', 'In-memory CPU per call, 64 in flight', 'v2', '<=', 0.05],
+    ['stdio-seq', 'stdio', 'seq-cps', 'stdio calls/s, sequential', 'floor', '>=', 0.85],
+    ['stdio-c64', 'stdio', 'c64-cps', 'stdio calls/s, 64 in flight', 'floor', '>=', 0.75],
+  ] as const
+).flatMap(([id, transport, metric, what, versus, op, goal]) =>
+  (['default', '2025-11-25'] as const).map((era): TargetSpec => ({
+    id: era === 'default' ? id : `${id}-${era}`,
+    title: `${what}, ${ERA_NAMES[era]}: ${op === '<=' ? '≤' : '≥'} ${goal}× ${versus}`,
+    scenario: callScenarioId(transport, era),
+    metric,
+    versus,
+    op,
+    goal,
+    profile: { kind: 'calls', transport, ...(era === 'default' ? {} : { era }) },
+  })),
+);
+
+/** Issue 22: HTTP with mcpgen's default client era, sequential, with and without sessions. */
+const HTTP = (['stateful', 'stateless'] as const).flatMap((mode): TargetSpec[] => {
+  const transport = `http-${mode}` as const;
+  return [
+    { id: `${transport}-server-cpu`, title: `HTTP ${mode} server CPU per call, sequential, default era: ≤ 1.5× floor`, scenario: transport, metric: 'seq-server-cpu', versus: 'floor', op: '<=', goal: 1.5, profile: { kind: 'calls', transport } },
+    { id: `${transport}-seq`, title: `HTTP ${mode} calls/s, sequential, default era: ≥ 0.85× floor`, scenario: transport, metric: 'seq-cps', versus: 'floor', op: '>=', goal: 0.85, profile: { kind: 'calls', transport } },
+  ];
+});
+
 export const TARGETS: readonly TargetSpec[] = [
-  { id: 'memory-cpu-seq', title: 'In-memory CPU per call, sequential: ≤ 1/10 of v2', scenario: 'memory', metric: 'seq-cpu', versus: 'v2', op: '<=', goal: 0.1, profile: { kind: 'calls', transport: 'memory' } },
-  { id: 'memory-cpu-c64', title: 'In-memory CPU per call, 64 in flight: ≤ 1/10 of v2', scenario: 'memory', metric: 'c64-cpu', versus: 'v2', op: '<=', goal: 0.1, profile: { kind: 'calls', transport: 'memory' } },
-  { id: 'stdio-seq', title: 'stdio calls/s, sequential: ≥ 0.7× floor', scenario: 'stdio', metric: 'seq-cps', versus: 'floor', op: '>=', goal: 0.7, profile: { kind: 'calls', transport: 'stdio' } },
-  { id: 'stdio-c64', title: 'stdio calls/s, 64 in flight: ≥ 0.7× floor', scenario: 'stdio', metric: 'c64-cps', versus: 'floor', op: '>=', goal: 0.7, profile: { kind: 'calls', transport: 'stdio' } },
-  { id: 'http-stateful-seq', title: 'HTTP stateful calls/s, sequential: ≥ 0.8× floor', scenario: 'http-stateful', metric: 'seq-cps', versus: 'floor', op: '>=', goal: 0.8, profile: { kind: 'calls', transport: 'http-stateful' } },
-  { id: 'http-stateful-c64', title: 'HTTP stateful calls/s, 64 in flight: ≥ 0.8× floor', scenario: 'http-stateful', metric: 'c64-cps', versus: 'floor', op: '>=', goal: 0.8, profile: { kind: 'calls', transport: 'http-stateful' } },
+  ...PER_ERA,
+  ...HTTP,
+  { id: 'cold-start', title: 'First call: spawn a stdio client and its server → first tools/call result, default era: ≤ 1.5× floor', scenario: 'cold-start', metric: 'first-result', versus: 'floor', op: '<=', goal: 1.5, alsoVersus: 'v2', profile: { kind: 'scenario', scenario: 'cold-start' } },
   { id: 'tools-list', title: 'tools/list (1,000 tools): ≤ 2× the JSON floor', scenario: 'tools-list', metric: 'ms', versus: 'floor', op: '<=', goal: 2, profile: { kind: 'scenario', scenario: 'tools-list' } },
   ...VALIDATION.map(([metric, id]): TargetSpec => ({
     id,

@@ -25,6 +25,13 @@ export interface ConnectOptions {
   readonly session?: boolean | undefined;
 }
 
+/**
+ * The revision mcpgen's client asks for: its default (2026-07-28) or pinned to 2025-11-25, the
+ * revision v2 and v1 speak. Only mcpgen's client reads it: the others do the same work in both,
+ * so an era's ratios compare mcpgen in that era with the same exchange of the others.
+ */
+export type ClientEra = 'default' | '2025-11-25';
+
 /** A connected client, as far as the benchmark needs one. */
 export interface BenchClient {
   /** One `tools/call` of the echo tool; resolves with the echoed text. */
@@ -45,9 +52,9 @@ export interface ChildCommand {
 /** The client half of an implementation (bench/impl/<name>/client.ts). */
 export interface ClientSide {
   /** A server and a client in this process, joined by the SDK's own in-memory pair. */
-  inMemory(spec: ServerSpec): Promise<BenchClient>;
+  inMemory(spec: ServerSpec, era?: ClientEra): Promise<BenchClient>;
   /** Spawns `server` and connects to it over stdio with the SDK's client transport. */
-  connectStdio(server: ChildCommand): Promise<BenchClient>;
+  connectStdio(server: ChildCommand, era?: ClientEra): Promise<BenchClient>;
 }
 
 /** The server half of an implementation (bench/impl/<name>/server.ts). */

@@ -5,7 +5,7 @@ import { runCallScenario } from '../lib/call-loop.js';
 import { firstJsonLine, spawnNode, stopChild } from '../lib/child.js';
 import { loadClientSide, loadHttpAdapter } from '../lib/load-impl.js';
 import { harnessScript } from '../lib/paths.js';
-import type { BenchClient, CallTransport, HttpMode, ImplName } from '../lib/types.js';
+import type { BenchClient, CallTransport, ClientEra, HttpMode, ImplName } from '../lib/types.js';
 import { profileFlags, runWorker, workerArgs } from '../lib/worker.js';
 
 interface Args {
@@ -14,6 +14,8 @@ interface Args {
   readonly phaseMs: number;
   readonly warmupMs: number;
   readonly warmupCalls: number;
+  /** mcpgen's client revision in memory and over stdio (HTTP uses the default). */
+  readonly era?: ClientEra;
   /** Where the server process writes its CPU profile, when profiling. */
   readonly profileDir?: string;
 }
@@ -32,14 +34,14 @@ async function measure(client: BenchClient, cleanup: () => Promise<void>): Promi
 runWorker(async () => {
   const serverSpec = { toolCount: 1 };
   if (args.transport === 'memory') {
-    const client = await (await loadClientSide(args.impl)).inMemory(serverSpec);
+    const client = await (await loadClientSide(args.impl)).inMemory(serverSpec, args.era);
     return measure(client, async () => undefined);
   }
   if (args.transport === 'stdio') {
     const client = await (await loadClientSide(args.impl)).connectStdio({
       command: process.execPath,
       args: [...profileFlags(args.profileDir, `${args.impl}-stdio-server`), harnessScript('workers/stdio-server.js'), JSON.stringify({ impl: args.impl, ...serverSpec })],
-    });
+    }, args.era);
     return measure(client, async () => undefined);
   }
   const mode: HttpMode = args.transport === 'http-stateful' ? 'stateful' : 'stateless';

@@ -4,12 +4,13 @@ import { loadClientSide } from '../lib/load-impl.js';
 import { harnessScript } from '../lib/paths.js';
 import { ECHO_TEXT } from '../lib/tools.js';
 import type { ImplName } from '../lib/types.js';
-import { finish, workerArgs } from '../lib/worker.js';
+import { finish, profileFlags, workerArgs } from '../lib/worker.js';
 
-const { impl } = workerArgs<{ impl: ImplName }>();
+// profileDir: where the server process writes its CPU profile, when profiling.
+const { impl, profileDir } = workerArgs<{ impl: ImplName; profileDir?: string }>();
 const client = await (await loadClientSide(impl)).connectStdio({
   command: process.execPath,
-  args: [harnessScript('workers/stdio-server.js'), JSON.stringify({ impl, toolCount: 1 })],
+  args: [...profileFlags(profileDir, `${impl}-cold-start-server`), harnessScript('workers/stdio-server.js'), JSON.stringify({ impl, toolCount: 1 })],
 });
 const text = await client.call(ECHO_TEXT);
 if (text !== ECHO_TEXT) throw new Error(`echo returned ${JSON.stringify(text)}`);

@@ -61,11 +61,11 @@ export class Admission {
         return true;
       },
     };
-    const share = this.sessionBytes.share(session, budget);
+    const share = session === undefined ? undefined : this.sessionBytes.share(session, budget);
     const release = (): void => {
       if (released) return;
       released = true;
-      share.release();
+      share?.release();
       this.bytes -= held;
       this.requests--;
       if (session !== undefined) {
@@ -79,12 +79,12 @@ export class Admission {
       path: request.path,
       query: request.query,
       header: (name) => request.header(name),
-      readBody: (maxBytes) => request.readBody(maxBytes, share),
+      readBody: (maxBytes) => request.readBody(maxBytes, share ?? budget),
       signal: request.signal,
       localAddress: request.localAddress,
       authInfo: request.authInfo,
     };
-    return { request: view, release, settle: (reply) => settleOnEnd(share.answer(reply), release) };
+    return { request: view, release, settle: (reply) => settleOnEnd(share === undefined ? reply : share.answer(reply), release) };
   }
 }
 

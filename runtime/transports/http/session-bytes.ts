@@ -11,20 +11,9 @@
 import type { BodyBudget, HttpReply } from './http-types.js';
 import { errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 
-/** One POST's part of its session's share, wrapping the server-wide budget. */
-export interface SessionBytesShare extends BodyBudget {
-  /** Gives back what this POST took; idempotent. */
-  release(): void;
-  /**
-   * The reply to send: the session's refusal when this POST's body was refused for its
-   * session's share, `reply` otherwise (the body readers answer every refused body alike).
-   */
-  answer(reply: HttpReply): HttpReply;
-}
-
 /** Counts request-body bytes in flight per session against one limit. */
 export class SessionBytes {
-  private readonly limit: number;
+  readonly limit: number;
   private readonly held = new Map<string, number>();
 
   constructor(limit: number) {
@@ -37,39 +26,61 @@ export class SessionBytes {
   }
 
   /**
-   * The share of one POST of `session` (undefined: no session, so only `budget` applies).
-   * Bytes are taken from the session first, then from `budget`; when either refuses, neither
-   * keeps them.
+   * The share of one POST of `session`: bytes are taken from the session first, then from
+   * `budget` (the server-wide one); when either refuses, neither keeps them.
    */
-  share(session: string | undefined, budget: BodyBudget): SessionBytesShare {
-    if (session === undefined) {
-      return { take: (bytes) => budget.take(bytes), release: () => undefined, answer: (reply) => reply };
+  share(session: string, budget: BodyBudget): SessionBytesShare {
+    return new SessionBytesShare(this, session, budget);
+  }
+
+  /** Moves `bytes` (negative: gives back) to or from `session`'s count. */
+  add(session: string, bytes: number): void {
+    const total = this.heldBy(session) + bytes;
+    if (total <= 0) this.held.delete(session);
+    else this.held.set(session, total);
+  }
+}
+
+/** One POST's part of its session's share (a class: one small object per POST, no closures). */
+export class SessionBytesShare implements BodyBudget {
+  private readonly ledger: SessionBytes;
+  private readonly session: string;
+  private readonly budget: BodyBudget;
+  private taken = 0;
+  private refused = false;
+  private released = false;
+
+  constructor(ledger: SessionBytes, session: string, budget: BodyBudget) {
+    this.ledger = ledger;
+    this.session = session;
+    this.budget = budget;
+  }
+
+  take(bytes: number): boolean {
+    if (this.released) return false;
+    if (this.ledger.heldBy(this.session) + bytes > this.ledger.limit) {
+      this.refused = true;
+      return false;
     }
-    let taken = 0;
-    let refused = false;
-    let released = false;
-    return {
-      take: (bytes) => {
-        if (released) return false;
-        const before = this.heldBy(session);
-        if (before + bytes > this.limit) {
-          refused = true;
-          return false;
-        }
-        if (!budget.take(bytes)) return false;
-        this.held.set(session, before + bytes);
-        taken += bytes;
-        return true;
-      },
-      release: () => {
-        if (released) return;
-        released = true;
-        const left = this.heldBy(session) - taken;
-        if (left <= 0) this.held.delete(session);
-        else this.held.set(session, left);
-      },
-      answer: (reply) => (refused ? sessionBytesRefusal(this.limit) : reply),
-    };
+    if (!this.budget.take(bytes)) return false;
+    this.ledger.add(this.session, bytes);
+    this.taken += bytes;
+    return true;
+  }
+
+  /** Gives back what this POST took; idempotent. */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    if (this.taken > 0) this.ledger.add(this.session, -this.taken);
+  }
+
+  /**
+   * The reply to send: the session's refusal when this POST's body was refused for its
+   * session's share, `reply` otherwise (the body readers answer every refused body alike).
+   */
+  answer(reply: HttpReply): HttpReply {
+    return this.refused ? sessionBytesRefusal(this.ledger.limit) : reply;
   }
 }
 

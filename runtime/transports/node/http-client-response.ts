@@ -40,6 +40,7 @@ class NodeResponseBody implements ClientBody, ClientBodyReader {
   private ended = false;
   private failure: Error | undefined;
   private waiter: (() => void) | undefined;
+  private readonly wake: () => void;
 
   constructor(message: IncomingMessage, finished: () => void) {
     this.message = message;
@@ -49,6 +50,7 @@ class NodeResponseBody implements ClientBody, ClientBodyReader {
       this.waiter = undefined;
       waiter?.();
     };
+    this.wake = wake;
     message.on('readable', wake);
     message.on('end', () => {
       this.ended = true;
@@ -91,7 +93,14 @@ class NodeResponseBody implements ClientBody, ClientBodyReader {
     if (this.ended || this.failure !== undefined) return;
     const declared = Number(this.message.headers['content-length'] ?? Number.NaN);
     if (this.message.complete || declared <= DRAIN_ON_CANCEL_BYTES) {
+      // Resolves once drained, when the connection is back in the pool for the next request.
+      const drained = new Promise<void>((resolve) => {
+        this.waiter = resolve;
+      });
+      // A 'readable' listener holds the stream paused; without it, resume() drains it.
+      this.message.off('readable', this.wake);
       this.message.resume();
+      await drained;
       return;
     }
     this.abort(new Error('response body cancelled'));

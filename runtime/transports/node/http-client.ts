@@ -128,7 +128,9 @@ function send(agents: Agents, request: HttpClientRequest, redirectsLeft: number,
         return;
       }
       response = new NodeResponse(message, detach);
-      resolve(response);
+      // A response without a body is handed over once drained, when its connection is free again.
+      if (response.body === null && !message.readableEnded) message.once('end', () => resolve(response!));
+      else resolve(response);
     });
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       if (response !== undefined) return; // The body reports failures after the headers.

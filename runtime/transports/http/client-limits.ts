@@ -35,9 +35,8 @@ export interface ClientLimitOptions {
    */
   readonly maxResponseBytes?: number | undefined;
   /**
-   * Most characters of one event of an event stream, and so of any line of it; default
-   * {@link DEFAULT_MAX_EVENT_BYTES} (16 Mi characters). Counted in characters of the decoded text, which
-   * equals bytes for ASCII and is at most the byte count otherwise. An answer stream that
+   * Most bytes of one event of an event stream, and so of any line of it; default
+   * {@link DEFAULT_MAX_EVENT_BYTES} (16 MiB), counted in the stream's UTF-8 bytes. An answer stream that
    * passes it fails its requests at once and is not resumed; the standalone stream is given
    * up; the HTTP+SSE transport closes, because its one stream is the session.
    */

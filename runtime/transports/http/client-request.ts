@@ -25,9 +25,9 @@ export interface HttpClientOptions extends ClientLimitOptions {
   readonly fetch?: FetchLike | undefined;
   /**
    * Sends the requests in place of fetch, e.g. mcpgen/node's `nodeHttpClient()` (keep-alive
-   * `node:http`, much cheaper per message than fetch on Node). Used unless `fetch` is given or
-   * `authProvider` is (OAuth wraps a fetch); of `requestInit` it honours `headers` and
-   * `redirect` only.
+   * `node:http`, much cheaper per message than fetch on Node). A `fetch` option takes
+   * precedence; with `authProvider`, OAuth wraps a fetch over this client, so its requests
+   * still travel on it. Of `requestInit` it honours `headers` and `redirect` only.
    */
   readonly httpClient?: HttpClient | undefined;
   /** Headers added to every request; the transport's protocol headers take precedence. */

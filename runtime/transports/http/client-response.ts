@@ -30,8 +30,14 @@ export interface ClientResponse {
   readonly ok: boolean;
   readonly status: number;
   readonly statusText: string;
-  /** The response headers; `get` takes any case and joins repeated headers with `, `. */
-  readonly headers: { get(name: string): string | null };
+  /**
+   * The response headers: `get` takes any case and joins repeated headers with `, `; `forEach`
+   * visits each header once, its name lower-case.
+   */
+  readonly headers: {
+    get(name: string): string | null;
+    forEach(callback: (value: string, name: string) => void): void;
+  };
   /** The body, or null when the response has none. */
   readonly body: ClientBody | null;
 }

@@ -26,6 +26,13 @@ class NodeResponseHeaders {
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
   }
+
+  /** Visits each header once (repeated values joined as by {@link get}). */
+  forEach(callback: (value: string, name: string) => void): void {
+    for (const [name, value] of Object.entries(this.raw)) {
+      if (value !== undefined) callback(Array.isArray(value) ? value.join(', ') : value, name);
+    }
+  }
 }
 
 const DONE: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };

@@ -146,6 +146,8 @@ export class NodeResponse implements ClientResponse {
       message.resume();
       message.once('end', finished);
       message.once('close', finished);
+      // Nothing reads this message, so a late failure of it only ends it.
+      message.on('error', finished);
     } else {
       this.body = new NodeResponseBody(message, finished);
     }

@@ -114,6 +114,8 @@ function send(agents: Agents, request: HttpClientRequest, redirectsLeft: number,
       const status = message.statusCode ?? 0;
       const location = message.headers.location;
       if (REDIRECTS.has(status) && location !== undefined && request.redirect !== 'manual') {
+        // Drained for the connection's sake; a failure of this unread body does not matter.
+        message.on('error', () => undefined);
         message.resume();
         detach();
         if (request.redirect === 'error') {

@@ -10,6 +10,7 @@ export { LegacySseClientTransport, DEFAULT_ENDPOINT_TIMEOUT_MS, type LegacySseCl
 export { FallbackHttpClientTransport, FALLBACK_STATUSES } from './transports/http/fallback.js';
 export { DEFAULT_RECONNECT_POLICY } from './transports/http/client-reconnect.js';
 export { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES } from './transports/http/client-limits.js';
+export type { ClientBody, ClientBodyReader, ClientResponse, HttpClient, HttpClientRequest } from './transports/http/client-response.js';
 export { SESSION_ID_HEADER, PROTOCOL_VERSION_HEADER, TRANSPORT_LOST_RESPONSE_CODE } from './transports/http/client-transport.js';
 // Server side: defaults of createMcpHttpHandler's options, resumability and shared sessions.
 export { DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_RETRY_MS } from './transports/http/handler.js';

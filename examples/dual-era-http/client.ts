@@ -10,6 +10,9 @@ import assert from 'node:assert/strict';
 import { Client, StreamableHttpClientTransport } from '../../runtime/index.js';
 // #endregion client
 import { CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META } from '../../runtime/advanced.js';
+// #region node-client
+import { nodeHttpClient } from '../../runtime/node.js';
+// #endregion node-client
 import { isMain, runStoryFromArgs, type Story } from '../shared/harness.js';
 import { runReplicas } from './replicas.js';
 import { createServer, endpoints } from './server.js';
@@ -27,6 +30,14 @@ async function runAgainst(url: URL): Promise<void> {
   await legacy.connect(legacyTransport);
   // #endregion client
 
+  // #region node-client
+  // On Node: the same transport over a keep-alive node:http pool instead of fetch. One
+  // nodeHttpClient can serve every transport of the process.
+  const httpClient = nodeHttpClient();
+  const onNode = new Client({ name: 'node-client', version: '1.0.0' });
+  await onNode.connect(new StreamableHttpClientTransport(url, { httpClient }));
+  // #endregion node-client
+
   try {
     assert.equal(legacy.era, 'stateful');
     assert.equal(legacy.protocolVersion, '2025-11-25');
@@ -42,9 +53,12 @@ async function runAgainst(url: URL): Promise<void> {
     assert.deepEqual(a.content, [{ type: 'text', text: 'legacy speaks stateful 2025-11-25' }]);
     assert.deepEqual(b.content, [{ type: 'text', text: 'modern speaks stateless 2026-07-28' }]);
     assert.equal(modern.serverInfo?.name, 'dual-era');
+    assert.deepEqual((await onNode.callTool({ name: 'whoami', arguments: { name: 'node' } })).content, [{ type: 'text', text: 'node speaks stateless 2026-07-28' }]);
   } finally {
     await legacy.close();
     await modern.close();
+    await onNode.close();
+    httpClient.close();
   }
 }
 

@@ -16,7 +16,7 @@ const ENTRIES = ['runtime/index.ts', 'runtime/node.ts', 'runtime/http.ts', 'runt
 /** Values a reader meets first; each shows its use in an `@example`. */
 const MAIN_ENTRY_POINTS: Readonly<Record<string, readonly string[]>> = {
   'runtime/index.ts': ['McpServer', 'Client', 'Server', 'createMcpHttpHandler', 'StreamableHttpClientTransport', 'connectWithFallback', 'createLinkedPair', 'ProtocolError', 'UriTemplate'],
-  'runtime/node.ts': ['StdioServerTransport', 'StdioClientTransport', 'createMcpNodeServer', 'toNodeListener'],
+  'runtime/node.ts': ['StdioServerTransport', 'StdioClientTransport', 'createMcpNodeServer', 'toNodeListener', 'nodeHttpClient'],
   'runtime/features/auth-server/index.ts': ['createAuthorizationServer', 'LocalAuthorizationProvider', 'ProxyAuthorizationProvider', 'InMemoryAuthorizationStore'],
   'runtime/ws.ts': ['WebSocketClientTransport'],
   'runtime/ws-node.ts': ['createMcpWebSocketServer'],

@@ -9,6 +9,7 @@ import { FallbackHttpClientTransport } from '../../transports/http/fallback.js';
 import { LegacySseClientTransport } from '../../transports/http/legacy-sse-client.js';
 import type { Transport } from '../../core/transport.js';
 import { StdioClientTransport } from '../../transports/node/stdio-client.js';
+import { nodeHttpClient, type NodeHttpClient } from '../../transports/node/http-client.js';
 import { WebSocketClientTransport } from '../../transports/ws/client-transport.js';
 import { globalWebSocket, type WebSocketConstructor } from '../../transports/ws/socket.js';
 import type { RemoteServerConfig, ServerConfig } from './config.js';
@@ -42,9 +43,18 @@ export function createTransport(config: ServerConfig, hooks: TransportHooks): Tr
     });
   }
   if (config.type === 'ws') return new WebSocketClientTransport(config.url, { headers: headersOf(config), loadWebSocket: webSocketClass });
-  const shared = { fetch: config.auth?.fetch, headers: headersOf(config) };
+  // One keep-alive pool for every remote server; a fetch of the entry's auth (OAuth) takes precedence.
+  const shared = { fetch: config.auth?.fetch, httpClient: hostHttpClient(), headers: headersOf(config) };
   if (config.type === 'sse') return new LegacySseClientTransport(config.url, shared);
   return new FallbackHttpClientTransport(config.url, { ...shared, streamableHttp: { onsessionrenewed: hooks.onsessionrenewed } });
+}
+
+let sharedHttpClient: NodeHttpClient | undefined;
+
+/** The host's Node HTTP client, made on first use; its idle pooled sockets do not keep the process alive. */
+function hostHttpClient(): NodeHttpClient {
+  sharedHttpClient ??= nodeHttpClient();
+  return sharedHttpClient;
 }
 
 /** The kind of a transport made by {@link createTransport}, once connected. */

@@ -8,6 +8,7 @@
  * that plug-in; the package's entries install it.
  */
 import { SdkError } from '../../core/errors.js';
+import { fetchOverHttpClient } from './client-fetch-bridge.js';
 import type { FetchLike, HttpClientOptions } from './client-request.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 
@@ -72,11 +73,16 @@ function pluginFor(option: string): AuthPlugin {
   return installed;
 }
 
-/** The HTTP options of a client transport for `serverUrl`, with `fetch` wrapped for its `authProvider`. */
+/**
+ * The HTTP options of a client transport for `serverUrl`, with `fetch` wrapped for its
+ * `authProvider`. The wrapped fetch is the user's `fetch`, else one over the `httpClient`, so
+ * that the Node path carries authorized requests too, else `globalThis.fetch`.
+ */
 export function withAuthProvider(options: HttpClientOptions & AuthProviderOption, serverUrl: URL): HttpClientOptions {
   const provider = options.authProvider;
   if (provider === undefined) return options;
-  const base: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  const base: FetchLike = options.fetch
+    ?? (options.httpClient === undefined ? (url, init) => globalThis.fetch(url, init) : fetchOverHttpClient(options.httpClient));
   return { ...options, fetch: pluginFor('authProvider').fetchWrapper(provider)(base, serverUrl) };
 }
 

@@ -6,6 +6,7 @@
 import { TransportError } from '../../core/errors.js';
 import { isJsonObject, type JSONRPCErrorObject } from '../../core/jsonrpc.js';
 import { ERROR_BODY_BYTES, readBoundedText } from './client-limits.js';
+import type { ClientResponse } from './client-response.js';
 
 /** How much of an error body the error keeps and quotes. */
 const BODY_EXCERPT_CHARS = 1_000;
@@ -62,7 +63,7 @@ export class HttpTransportError extends TransportError {
    * because that is usually what tells a user what went wrong. At most `maxBytes` of the body
    * are read (default {@link ERROR_BODY_BYTES}); the rest is discarded unread.
    */
-  static async fromResponse(method: string, url: URL | string, response: Response, what?: string, maxBytes = ERROR_BODY_BYTES): Promise<HttpTransportError> {
+  static async fromResponse(method: string, url: URL | string, response: ClientResponse, what?: string, maxBytes = ERROR_BODY_BYTES): Promise<HttpTransportError> {
     const text = await readText(response, maxBytes);
     const rpcError = rpcErrorOf(text);
     const body = text === undefined || text.length <= BODY_EXCERPT_CHARS ? text : `${text.slice(0, BODY_EXCERPT_CHARS)}…`;
@@ -100,7 +101,7 @@ export function findHttpTransportError(error: unknown): HttpTransportError | und
   return undefined;
 }
 
-async function readText(response: Response, maxBytes: number): Promise<string | undefined> {
+async function readText(response: ClientResponse, maxBytes: number): Promise<string | undefined> {
   try {
     return (await readBoundedText(response, maxBytes)).text;
   } catch {

@@ -3,6 +3,7 @@
  * tells how it ended. Event handling stays with the caller; this module only pumps bytes.
  */
 import { asError } from '../../core/errors.js';
+import type { ClientResponse } from './client-response.js';
 import { SseEventTooLarge, SseParser, type ParsedSseEvent } from './sse-parser.js';
 
 /** What the caller does with a stream's content. */
@@ -45,7 +46,7 @@ export interface EventStreamOptions {
  * at once). A frame cut off by the end is dropped by the parser, never delivered. Never
  * rejects: a failure is reported in the result, since to the caller both mean "the stream is gone".
  */
-export async function readEventStream(response: Response, sink: EventStreamSink, options: EventStreamOptions = {}): Promise<EventStreamEnd> {
+export async function readEventStream(response: ClientResponse, sink: EventStreamSink, options: EventStreamOptions = {}): Promise<EventStreamEnd> {
   const parser = new SseParser({ onevent: sink.onevent, onretry: sink.onretry }, { lastEventId: options.lastEventId, maxEventChars: options.maxEventBytes });
   const body = response.body;
   if (body === null) {

@@ -5,6 +5,7 @@
  * memory without bound.
  */
 import { SdkError } from '../../core/errors.js';
+import type { ClientResponse } from './client-response.js';
 
 /** Default `maxResponseBytes`: 16 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -34,9 +35,8 @@ export interface ClientLimitOptions {
    */
   readonly maxResponseBytes?: number | undefined;
   /**
-   * Most characters of one event of an event stream, and so of any line of it; default
-   * {@link DEFAULT_MAX_EVENT_BYTES} (16 Mi characters). Counted in characters of the decoded text, which
-   * equals bytes for ASCII and is at most the byte count otherwise. An answer stream that
+   * Most bytes of one event of an event stream, and so of any line of it; default
+   * {@link DEFAULT_MAX_EVENT_BYTES} (16 MiB), counted in the stream's UTF-8 bytes. An answer stream that
    * passes it fails its requests at once and is not resumed; the standalone stream is given
    * up; the HTTP+SSE transport closes, because its one stream is the session.
    */
@@ -79,7 +79,7 @@ export interface BoundedText {
  * declared `Content-Length` is larger, the body is cancelled, which ends the connection. A
  * failure of the body itself (reset, abort) rejects.
  */
-export async function readBoundedText(response: Response, maxBytes: number): Promise<BoundedText> {
+export async function readBoundedText(response: ClientResponse, maxBytes: number): Promise<BoundedText> {
   const declared = declaredLength(response);
   const body = response.body;
   if (declared !== undefined && declared > maxBytes) {
@@ -108,7 +108,7 @@ export async function readBoundedText(response: Response, maxBytes: number): Pro
   return { text: decode(chunks) };
 }
 
-function declaredLength(response: Response): number | undefined {
+function declaredLength(response: ClientResponse): number | undefined {
   const value = response.headers.get('content-length');
   if (value === null || !/^[0-9]+$/.test(value.trim())) return undefined;
   return Number(value.trim());

@@ -13,10 +13,8 @@ import { INITIALIZED_NOTIFICATION, isInitializeRequest, protocolVersionOf } from
 /** What the renewal needs from its transport. */
 export interface RenewalHost {
   readonly url: URL;
-  /** The session id in use (undefined while there is none). */
-  sessionId: string | undefined;
-  /** The `MCP-Protocol-Version` in use. */
-  protocolVersion: string | undefined;
+  /** The session in use: its id (undefined while there is none) and `MCP-Protocol-Version`. */
+  readonly session: { sessionId: string | undefined; protocolVersion: string | undefined };
   /** POSTs a message of the renewal handshake (it must not wait for the renewal itself). */
   postHandshake(message: JSONRPCMessage): Promise<void>;
   /** Resolves with the response to `id`, which the engine never sees. */
@@ -71,7 +69,7 @@ export class SessionRenewer {
   /** Renews the expired session once, however many messages ran into its 404. */
   async renew(expired: string): Promise<void> {
     if (this.renewal?.expired !== expired) {
-      if (this.host.sessionId !== expired) return;
+      if (this.host.session.sessionId !== expired) return;
       this.renewal = { expired, done: this.reinitialize(expired) };
     }
     await this.renewal.done;
@@ -79,7 +77,7 @@ export class SessionRenewer {
 
   private async reinitialize(expired: string): Promise<void> {
     const host = this.host;
-    host.sessionId = undefined;
+    host.session.sessionId = undefined;
     host.dropStandaloneStream();
     const request: JSONRPCRequest = { ...this.initializeRequest!, id: `mcpgen-reinitialize-${++this.renewals}` };
     const answered = host.hideResponse(request.id);
@@ -93,13 +91,13 @@ export class SessionRenewer {
     }
     const response = await answered;
     const version = protocolVersionOf(response);
-    if (version === undefined || (host.protocolVersion !== undefined && version !== host.protocolVersion)) {
-      const detail = version === undefined ? `the server answered ${JSON.stringify(response)}` : `the server now negotiates ${version} instead of ${host.protocolVersion}`;
+    if (version === undefined || (host.session.protocolVersion !== undefined && version !== host.session.protocolVersion)) {
+      const detail = version === undefined ? `the server answered ${JSON.stringify(response)}` : `the server now negotiates ${version} instead of ${host.session.protocolVersion}`;
       throw new HttpTransportError(`Session ${expired} expired and could not be renewed: ${detail}`, {
         method: 'POST', url: host.url.href, status: 404,
       });
     }
-    host.protocolVersion = version;
+    host.session.protocolVersion = version;
     await host.postHandshake(this.initializedNotification ?? { jsonrpc: JSONRPC_VERSION, method: INITIALIZED_NOTIFICATION });
     host.renewed(expired);
   }

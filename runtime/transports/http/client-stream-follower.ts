@@ -9,6 +9,7 @@ import type { RequestId } from '../../core/jsonrpc.js';
 import { decodeMessage } from '../../core/wire-format.js';
 import { HttpTransportError } from './client-errors.js';
 import { readEventStream } from './client-event-stream.js';
+import type { ClientResponse } from './client-response.js';
 import { reconnectDelay, type ReconnectPolicy } from './client-reconnect.js';
 import { delay, discardBody, mediaTypeOf, type ChildController } from './client-request.js';
 
@@ -40,7 +41,7 @@ export interface StreamHost {
   /** Holds reading while too many answers are on their way (see EventStreamOptions.ready). */
   readonly ready?: (() => Promise<void> | undefined) | undefined;
   /** Sends a GET with these headers plus the transport's protocol headers. */
-  get(headers: Record<string, string>, controller: AbortController): Promise<Response>;
+  get(headers: Record<string, string>, controller: AbortController): Promise<ClientResponse>;
   /** Receives each decoded message (or ParseFailure) of the stream. */
   deliver(value: unknown): void;
   /** Whether the transport still waits for an answer to `id`. */
@@ -55,7 +56,7 @@ export interface StreamHost {
 
 /** The outcome of one attempt to open a GET stream. */
 type GetAttempt =
-  | { readonly response: Response }
+  | { readonly response: ClientResponse }
   | { readonly error: HttpTransportError; readonly retryable: boolean };
 
 /**
@@ -63,7 +64,7 @@ type GetAttempt =
  * immediate GET (the standalone stream). Resolves when the stream is no longer needed or was
  * given up; never rejects.
  */
-export async function followStream(host: StreamHost, task: StreamTask, initial: Response | undefined): Promise<void> {
+export async function followStream(host: StreamHost, task: StreamTask, initial: ClientResponse | undefined): Promise<void> {
   let response = initial;
   let failures = 0;
   let lastError: Error | undefined;
@@ -145,7 +146,7 @@ interface Consumed {
 }
 
 /** Reads one connection of a stream. */
-async function consume(host: StreamHost, task: StreamTask, response: Response): Promise<Consumed> {
+async function consume(host: StreamHost, task: StreamTask, response: ClientResponse): Promise<Consumed> {
   let progressed = false;
   const end = await readEventStream(response, {
     onevent: (event) => {
@@ -175,7 +176,7 @@ async function consume(host: StreamHost, task: StreamTask, response: Response): 
 async function openGet(host: StreamHost, task: StreamTask): Promise<GetAttempt> {
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (task.lastEventId !== '') headers['last-event-id'] = task.lastEventId;
-  let response: Response;
+  let response: ClientResponse;
   try {
     response = await host.get(headers, task.abort.controller);
   } catch (error) {

@@ -1,31 +1,28 @@
 /**
  * The client side of the Streamable HTTP transport (MCP 2025-03-26 and later). Runtime-neutral:
- * it needs only fetch, streams, TextDecoder, AbortController and timers.
+ * it needs only fetch (or an `httpClient`), TextDecoder, AbortController and timers.
  */
-import { SdkError, asError, messageOf } from '../../core/errors.js';
-import { isJsonObject, JSONRPC_VERSION, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '../../core/jsonrpc.js';
+import { SdkError, asError } from '../../core/errors.js';
+import { JSONRPC_VERSION, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
 import { IMPLEMENTATION_ERROR_CODES } from '../../core/jsonrpc-codes.js';
-import { CANCELLED_NOTIFICATION, INITIALIZE_REQUEST } from '../../core/special-methods.js';
+import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
-import { encodeMessage } from '../../core/wire-format.js';
 import { withAuthProvider } from './auth-hooks.js';
 import { AnswerPoster, isAnswer } from './client-answers.js';
 import { HttpTransportError } from './client-errors.js';
 import { postRetryPolicy, RequestRetrier } from './client-post-retry.js';
-import { INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from './client-messages.js';
+import { cancelledIdOf, encodeOutgoing, INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from './client-messages.js';
 import type { StreamableHttpClientTransportOptions } from './client-options.js';
+import type { ClientResponse } from './client-response.js';
 import { reconnectPolicy, type ReconnectPolicy } from './client-reconnect.js';
 import { SessionRenewer, type RenewalHost } from './client-renewal.js';
 import { childController, discardBody, HttpRequester, mediaTypeOf, readJsonAnswer, type ChildController } from './client-request.js';
-import { eraOf, errorAnswerOf, StatelessExchanges, type StatelessFacts } from './client-stateless.js';
+import { ClientSessionState } from './client-session-state.js';
+import { errorAnswerOf, StatelessExchanges } from './client-stateless.js';
 import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
 
 export type { SessionRenewal, StreamableHttpClientTransportOptions } from './client-options.js';
-
-/** The header carrying the session id (header names are case-insensitive). */
-export const SESSION_ID_HEADER = 'mcp-session-id';
-/** The header carrying the negotiated protocol version. */
-export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+export { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './client-session-state.js';
 /**
  * The JSON-RPC error code of the error responses this transport synthesises for requests whose
  * answer can no longer arrive (their event stream was lost for good). It lies in JSON-RPC's
@@ -33,7 +30,7 @@ export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
  */
 export const TRANSPORT_LOST_RESPONSE_CODE = IMPLEMENTATION_ERROR_CODES.SERVER_ERROR;
 
-const POST_ACCEPT = 'application/json, text/event-stream';
+const POST_HEADERS: Readonly<Record<string, string>> = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
 
 /**
@@ -87,8 +84,8 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly retrier: RequestRetrier;
   private started = false;
   private closing: Promise<void> | undefined;
-  private sessionIdValue: string | undefined;
-  private protocolVersionValue: string | undefined;
+  /** The session id, the protocol version and the era, with the headers they make. */
+  private readonly session: ClientSessionState;
   /** Requests sent and not answered yet, across all streams. */
   private readonly unanswered = new Set<RequestId>();
   /** Internal requests whose responses are kept from the engine, with their receivers. */
@@ -96,11 +93,6 @@ export class StreamableHttpClientTransport implements Transport {
   /** The handshake carried, replayed to renew an expired session. */
   private readonly renewer: SessionRenewer;
   private standalone: StreamTask | undefined;
-  /**
-   * Set while the engine speaks a stateless revision (2026-07-28 on), as the revision facts
-   * sent with each message say; see {@link send}.
-   */
-  private stateless: StatelessFacts | undefined;
   /** The stateless era's exchanges in flight and parsed tool header annotations. */
   private readonly exchanges = new StatelessExchanges();
 
@@ -111,24 +103,23 @@ export class StreamableHttpClientTransport implements Transport {
     this.answers = new AnswerPoster(options, this.master.signal);
     this.retrier = new RequestRetrier(postRetryPolicy(options.requestRetry, 'requestRetry'), this.master.signal);
     this.streamHost = this.createStreamHost(reconnectPolicy(options.reconnect));
-    this.sessionIdValue = options.sessionId;
-    this.protocolVersionValue = options.protocolVersion;
+    this.session = new ClientSessionState(options.sessionId, options.protocolVersion);
     this.renewer = new SessionRenewer(this.createRenewalHost());
   }
 
   /** The session id the server assigned, once it did. */
   get sessionId(): string | undefined {
-    return this.sessionIdValue;
+    return this.session.sessionId;
   }
 
   /** The protocol version sent in `MCP-Protocol-Version`, once known. */
   get protocolVersion(): string | undefined {
-    return this.protocolVersionValue;
+    return this.session.protocolVersion;
   }
 
   /** Sets the `MCP-Protocol-Version` header value, for owners that negotiate outside this transport. */
   setProtocolVersion(version: string): void {
-    this.protocolVersionValue = version;
+    this.session.protocolVersion = version;
   }
 
   /** Readies the transport; no request is made until the first message is sent. */
@@ -157,44 +148,34 @@ export class StreamableHttpClientTransport implements Transport {
    * 429, 5xx but 501) is retried with backoff (see `answerRetry`); the final failure rejects
    * with an HttpTransportError naming the request id, which the engine reports to `onerror`.
    * A request or notification the server refused for the moment (503, 429) is retried the same
-   * way (see `requestRetry`) while the engine still waits for it.
+   * way (see `requestRetry`) while the engine still waits for it. A message JSON cannot encode
+   * rejects at once with SdkError('INVALID_ARGUMENT'), and nothing of it is sent or kept.
    */
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     if (!this.started || this.closing !== undefined) {
       throw new SdkError('NOT_CONNECTED', 'StreamableHttpClientTransport is not running');
     }
-    this.followEra(options);
-    if (this.stateless !== undefined && isNotificationOf(message, CANCELLED_NOTIFICATION)) {
+    this.session.followEra(options);
+    const stateless = this.session.stateless;
+    if (stateless !== undefined && isNotificationOf(message, CANCELLED_NOTIFICATION)) {
       // Closing the exchange is the cancellation in this era; no notification is POSTed.
-      const params = (message as { params?: unknown }).params;
-      const id = isJsonObject(params) ? params.requestId : undefined;
-      if (typeof id === 'string' || typeof id === 'number') {
-        this.unanswered.delete(id);
-        const cancelled = new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client');
-        this.exchanges.inflight.get(id)?.controller.abort(cancelled);
-        this.retrier.withdraw(id, cancelled);
-      }
+      const id = cancelledIdOf(message as JSONRPCMessage);
+      if (id === undefined) return;
+      this.unanswered.delete(id);
+      const cancelled = new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client');
+      this.exchanges.inflight.get(id)?.controller.abort(cancelled);
+      this.retrier.withdraw(id, cancelled);
       return;
     }
+    const body = encodeOutgoing(message);
     this.observeOutgoing(message);
-    const mode = (this.options.reinitializeOnExpiry ?? true) && this.stateless === undefined ? 'renewable' : 'once';
+    const mode = (this.options.reinitializeOnExpiry ?? true) && stateless === undefined ? 'renewable' : 'once';
     if (isAnswer(message)) {
-      await this.answers.send(message, () => this.post(message, mode));
+      await this.answers.send(message, () => this.post(message, body, mode));
       return;
     }
-    await this.retrier.send(message, requestIdsOf(message), () => this.post(message, mode));
-    if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) {
-      this.openStandaloneStream();
-    }
-  }
-
-  /** Enters or leaves the stateless era as the engine's revision facts for the next message say. */
-  private followEra(options: TransportSendOptions | undefined): void {
-    const era = eraOf(options, this.stateless);
-    if (era === this.stateless) return;
-    if (era !== undefined && this.stateless === undefined) this.sessionIdValue = undefined;
-    this.stateless = era;
-    this.protocolVersionValue = era?.revision ?? this.options.protocolVersion;
+    await this.retrier.send(message, requestIdsOf(message), () => this.post(message, body, mode));
+    if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) this.openStandaloneStream();
   }
 
   /** Aborts every request and stream, ends the session with DELETE, and fires `onclose` once. */
@@ -207,26 +188,8 @@ export class StreamableHttpClientTransport implements Transport {
    * Ends the session on the server with DELETE (HTTP 405, "not supported", is accepted) and
    * forgets its id. Rejects with an HttpTransportError when the server refuses otherwise.
    */
-  async terminateSession(): Promise<void> {
-    const sessionId = this.sessionIdValue;
-    if (sessionId === undefined) {
-      return;
-    }
-    const abort = new AbortController();
-    const response = await this.requester.send({
-      method: 'DELETE',
-      url: this.url,
-      headers: this.protocolHeaders({}),
-      controller: abort,
-      timeoutMs: this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
-    });
-    if (!response.ok && response.status !== 405 && response.status !== 404) {
-      throw await HttpTransportError.fromResponse('DELETE', this.url, response, 'Terminating the session', this.requester.limits.errorBodyBytes);
-    }
-    await discardBody(response);
-    if (this.sessionIdValue === sessionId) {
-      this.sessionIdValue = undefined;
-    }
+  terminateSession(): Promise<void> {
+    return this.session.terminate(this.requester, this.url, this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
   }
 
   private async shutdown(): Promise<void> {
@@ -240,37 +203,37 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /**
-   * POSTs `message`. `renewable`: on a 404 for an expired session, renew it and try once
-   * more. `once`: no renewal. Both first wait for a renewal in progress, so that they carry the
-   * new session id; `handshake` (the renewal's own messages) must not, or it would wait for itself.
+   * POSTs `message`, encoded as `body`. `renewable`: on a 404 for an expired session, renew it
+   * and try once more. `once`: no renewal. Both first wait for a renewal in progress, so that
+   * they carry the new session id; `handshake` (the renewal's own messages) must not, or it
+   * would wait for itself.
    */
-  private async post(message: JSONRPCMessage | JSONRPCMessage[], mode: 'renewable' | 'once' | 'handshake'): Promise<void> {
-    if (mode !== 'handshake') {
-      await this.renewer.settled();
-    }
+  private async post(message: JSONRPCMessage | JSONRPCMessage[], body: string, mode: 'renewable' | 'once' | 'handshake'): Promise<void> {
+    if (mode !== 'handshake') await this.renewer.settled();
     const ids = requestIdsOf(message);
-    const sentSession = this.sessionIdValue;
+    const { session } = this;
+    const sentSession = session.sessionId;
+    const stateless = session.stateless;
+    const initialize = isInitializeRequest(message);
     const abort = childController(this.master.signal);
     for (const id of ids) this.unanswered.add(id);
-    if (this.stateless !== undefined) for (const id of ids) this.exchanges.inflight.set(id, abort);
+    if (stateless !== undefined) for (const id of ids) this.exchanges.inflight.set(id, abort);
     let streaming = false;
     try {
       const response = await this.requester.send({
         method: 'POST',
         url: this.url,
-        headers: { ...this.protocolHeaders({ accept: POST_ACCEPT, 'content-type': 'application/json' }, isInitializeRequest(message)), ...(this.stateless === undefined ? {} : this.exchanges.metadataHeaders(this.stateless, message)) },
-        body: encodeMessage(message),
+        headers: stateless === undefined ? session.headers(POST_HEADERS, initialize) : { ...session.headers(POST_HEADERS, initialize), ...this.exchanges.metadataHeaders(stateless, message) },
+        body,
         controller: abort.controller,
       });
-      if (isInitializeRequest(message)) {
-        this.captureSessionId(response);
-      }
+      if (initialize) session.capture(response);
       if (response.status === 404 && sentSession !== undefined && mode === 'renewable' && this.renewer.canRenew(message)) {
         await discardBody(response);
         abort.release();
         for (const id of ids) this.unanswered.delete(id);
         await this.renewer.renew(sentSession);
-        return await this.post(message, 'once');
+        return await this.post(message, body, 'once');
       }
       streaming = await this.accept(response, ids, abort);
     } catch (error) {
@@ -288,10 +251,10 @@ export class StreamableHttpClientTransport implements Transport {
    * Handles a POST's response. Returns true when an SSE stream was opened and is now read in
    * the background (which then owns `abort`).
    */
-  private async accept(response: Response, ids: readonly RequestId[], abort: ChildController): Promise<boolean> {
+  private async accept(response: ClientResponse, ids: readonly RequestId[], abort: ChildController): Promise<boolean> {
     if (!response.ok) {
       const error = await HttpTransportError.fromResponse('POST', this.url, response, undefined, this.requester.limits.errorBodyBytes);
-      const answer = this.stateless === undefined ? undefined : errorAnswerOf(error, ids);
+      const answer = this.session.stateless === undefined ? undefined : errorAnswerOf(error, ids);
       if (answer === undefined) throw error;
       // The stateless era answers protocol errors (unsupported version, header mismatch,
       // unknown method) with an HTTP error status and the JSON-RPC error in the body.
@@ -304,7 +267,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const type = mediaTypeOf(response);
     if (type === 'text/event-stream') {
-      const task: StreamTask = { kind: 'post', ids, abort, lastEventId: '', retryMs: undefined, resumable: this.stateless === undefined };
+      const task: StreamTask = { kind: 'post', ids, abort, lastEventId: '', retryMs: undefined, resumable: this.session.stateless === undefined };
       void followStream(this.streamHost, task, response);
       return true;
     }
@@ -345,7 +308,7 @@ export class StreamableHttpClientTransport implements Transport {
           continue;
         }
         const version = this.renewer.negotiatedBy(id, item);
-        if (version !== undefined) this.protocolVersionValue = version;
+        if (version !== undefined) this.session.protocolVersion = version;
       }
       visible.push(item);
     }
@@ -370,24 +333,21 @@ export class StreamableHttpClientTransport implements Transport {
   private observeOutgoing(message: JSONRPCMessage | JSONRPCMessage[]): void {
     for (const item of Array.isArray(message) ? message : [message]) {
       this.renewer.observe(item);
-      if ('method' in item && item.method === CANCELLED_NOTIFICATION && isJsonObject(item.params)) {
+      const cancelled = 'method' in item && item.method === CANCELLED_NOTIFICATION ? cancelledIdOf(item) : undefined;
+      if (cancelled !== undefined) {
         // The engine stopped waiting, so a lost stream of that request need not be resumed,
         // nor a refused POST of it sent again.
-        this.unanswered.delete(item.params.requestId as RequestId);
-        this.retrier.withdraw(item.params.requestId as RequestId, new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
+        this.unanswered.delete(cancelled);
+        this.retrier.withdraw(cancelled, new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client'));
       }
     }
   }
 
   private createRenewalHost(): RenewalHost {
-    const transport = this;
     return {
       url: this.url,
-      get sessionId() { return transport.sessionIdValue; },
-      set sessionId(value) { transport.sessionIdValue = value; },
-      get protocolVersion() { return transport.protocolVersionValue; },
-      set protocolVersion(value) { transport.protocolVersionValue = value; },
-      postHandshake: (message) => this.post(message, 'handshake'),
+      session: this.session,
+      postHandshake: (message) => this.post(message, encodeOutgoing(message), 'handshake'),
       hideResponse: (id) => new Promise<unknown>((resolve) => this.hidden.set(id, resolve)),
       forgetResponse: (id) => this.hidden.delete(id),
       dropStandaloneStream: () => {
@@ -397,7 +357,7 @@ export class StreamableHttpClientTransport implements Transport {
       renewed: (expired) => {
         this.openStandaloneStream();
         try {
-          this.options.onsessionrenewed?.({ expiredSessionId: expired, sessionId: this.sessionIdValue });
+          this.options.onsessionrenewed?.({ expiredSessionId: expired, sessionId: this.session.sessionId });
         } catch (error) {
           this.report(asError(error));
         }
@@ -412,7 +372,7 @@ export class StreamableHttpClientTransport implements Transport {
       maxEventBytes: this.requester.limits.maxEventBytes,
       errorBodyBytes: this.requester.limits.errorBodyBytes,
       ready: () => this.answers.ready(),
-      get: (headers, controller) => this.requester.send({ method: 'GET', url: this.url, headers: this.protocolHeaders(headers), controller }),
+      get: (headers, controller) => this.requester.send({ method: 'GET', url: this.url, headers: this.session.headers(headers), controller }),
       deliver: (value) => this.deliver(value),
       awaits: (id) => this.unanswered.has(id),
       fail: (ids, reason) => this.failUnanswered(ids, reason),
@@ -426,20 +386,6 @@ export class StreamableHttpClientTransport implements Transport {
       },
       report: (error) => this.report(error),
     };
-  }
-
-  private captureSessionId(response: Response): void {
-    const sessionId = response.headers.get(SESSION_ID_HEADER);
-    if (sessionId !== null && sessionId !== '') {
-      this.sessionIdValue = sessionId;
-    }
-  }
-
-  private protocolHeaders(base: Record<string, string>, initialize = false): Record<string, string> {
-    const headers = { ...base };
-    if (this.sessionIdValue !== undefined && !initialize && this.stateless === undefined) headers[SESSION_ID_HEADER] = this.sessionIdValue;
-    if (this.protocolVersionValue !== undefined && !initialize) headers[PROTOCOL_VERSION_HEADER] = this.protocolVersionValue;
-    return headers;
   }
 
   private report(error: Error): void {

@@ -194,8 +194,8 @@ export class FallbackHttpClientTransport implements Transport {
   }
 
   private shared(): HttpClientOptions {
-    const { fetch, headers, requestInit, requestTimeoutMs } = this.options;
-    return { fetch, headers, requestInit, requestTimeoutMs };
+    const { fetch, httpClient, headers, requestInit, requestTimeoutMs, maxResponseBytes, maxEventBytes } = this.options;
+    return { fetch, httpClient, headers, requestInit, requestTimeoutMs, maxResponseBytes, maxEventBytes };
   }
 }
 

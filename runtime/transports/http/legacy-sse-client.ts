@@ -11,6 +11,7 @@ import { withAuthProvider, type AuthProviderOption } from './auth-hooks.js';
 import { HttpTransportError } from './client-errors.js';
 import { readEventStream, type EventStreamEnd } from './client-event-stream.js';
 import { AnswerPoster, isAnswer, type AnswerOptions } from './client-answers.js';
+import type { ClientResponse } from './client-response.js';
 import { childController, discardBody, HttpRequester, mediaTypeOf, type HttpClientOptions } from './client-request.js';
 
 /** Default wait for the server's `endpoint` event: 10 s. */
@@ -147,7 +148,7 @@ export class LegacySseClientTransport implements Transport {
   }
 
   /** Reads the stream in the background and resolves once a usable `endpoint` event arrived. */
-  private awaitEndpoint(response: Response, stream: AbortController): Promise<void> {
+  private awaitEndpoint(response: ClientResponse, stream: AbortController): Promise<void> {
     const timeoutMs = this.options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     return new Promise<void>((resolve, reject) => {
       let waiting = true;

@@ -8,7 +8,8 @@ import { Client, createMcpHttpHandler, McpServer, StreamableHttpClientTransport 
 import { authInfoOf, InMemoryOAuthStore, type OAuthClientProvider, type StoredTokens } from '../../../../runtime/features/auth/index.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startLoopbackReceiver, toNodeHandler } from '../../../../runtime/node.js';
+import { nodeHttpClient, startLoopbackReceiver, toNodeHandler } from '../../../../runtime/node.js';
+import type { HttpClient } from '../../../../runtime/http.js';
 import { startAuthorizationServer, type AuthorizationServerOptions, type TestAuthorizationServer } from './fixtures/authorization-server.js';
 
 const REDIRECT = 'http://127.0.0.1:1/callback';
@@ -113,6 +114,28 @@ describe('OAuth end to end', () => {
     expect(as.log.registrations).toBe(1);
     expect(as.log.authorizations).toEqual([{ scope: 'mcp:read offline_access', resource: url.href, clientId: 'client-1' }]);
     expect(as.log.tokenRequests).toEqual([{ grantType: 'authorization_code', resource: url.href }]);
+  });
+
+  it('authorizes over an httpClient, on which the MCP requests and those of the OAuth flow travel', async () => {
+    const { as, url } = await setup();
+    const node = nodeHttpClient();
+    cleanups.push(async () => node.close());
+    const sent: string[] = [];
+    const httpClient: HttpClient = {
+      request: (request) => {
+        sent.push(`${request.method} ${request.url.origin === url.origin ? 'mcp' : 'as'} ${request.url.pathname}`);
+        return node.request(request);
+      },
+    };
+    const client = new Client({ name: 'e2e-client', version: '1.0.0' });
+    await client.connect(new StreamableHttpClientTransport(url, { authProvider: provider(), httpClient }), { timeout: 10_000 });
+    cleanups.push(() => client.close());
+    const result = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(JSON.parse(text(result))).toEqual({ client: 'client-1', scopes: ['mcp:read', 'offline_access'] });
+    expect(as.log.tokenRequests).toEqual([{ grantType: 'authorization_code', resource: url.href }]);
+    expect(sent).toContain('POST mcp /mcp');
+    expect(sent).toContain('GET mcp /.well-known/oauth-protected-resource/mcp');
+    expect(sent.filter((line) => line.startsWith('POST as '))).not.toEqual([]);
   });
 
   it('serves Protected Resource Metadata and challenges requests without a token', async () => {

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { connectWithFallback, HttpTransportError, SdkError, type Client } from '../../../../runtime/index.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectWithFallback, HttpTransportError, SdkError, type Client, type HttpClientOptions } from '../../../../runtime/index.js';
 import { LegacySseClientTransport } from '../../../../runtime/http.js';
+import { nodeHttpClient } from '../../../../runtime/node.js';
 import {
   FakeHttpServer,
   initializeResult,
@@ -14,6 +15,11 @@ import {
   type SseWriter,
 } from './client-fake-server.js';
 import { mcpRoutes, newClient, TOOLS } from './client-routes.js';
+
+/** The two ways the transports send: fetch (every runtime) and nodeHttpClient (Node's path). */
+const SENDERS = [['fetch', {}], ['nodeHttpClient', { httpClient: nodeHttpClient() }]] as const;
+/** The sender of the running block's tests. */
+let via: HttpClientOptions = {};
 
 let server: FakeHttpServer | undefined;
 let client: Client | undefined;
@@ -67,11 +73,15 @@ function legacyRoute(options: LegacyOptions = {}): (request: FakeRequest, res: S
   };
 }
 
-describe('LegacySseClientTransport', () => {
+describe.each(SENDERS)('LegacySseClientTransport, on %s', (_sender, sender) => {
+  beforeEach(() => {
+    via = sender;
+  });
+
   it.each(['2024-11-05', '2025-11-25'])('carries a %s session: endpoint resolved against the stream URL', async (version) => {
     server = await FakeHttpServer.start(legacyRoute({ ssePath: '/mcp/sse' }));
     let token = 0;
-    const transport = new LegacySseClientTransport(server.url('/mcp/sse'), { headers: () => ({ authorization: `Bearer ${++token}` }) });
+    const transport = new LegacySseClientTransport(server.url('/mcp/sse'), { ...via, headers: () => ({ authorization: `Bearer ${++token}` }) });
     client = newClient(version);
     await client.connect(transport);
     expect(client.protocolVersion).toBe(version);
@@ -88,27 +98,27 @@ describe('LegacySseClientTransport', () => {
 
   it('refuses an endpoint on another origin', async () => {
     server = await FakeHttpServer.start(legacyRoute({ endpoint: 'http://127.0.0.2:1/steal' }));
-    const transport = new LegacySseClientTransport(server.url());
+    const transport = new LegacySseClientTransport(server.url(), via);
     await expect(transport.start()).rejects.toThrow(/origin differs/);
     expect(server.find('POST')).toEqual([]);
   });
 
   it('gives up waiting for the endpoint event', async () => {
     server = await FakeHttpServer.start(legacyRoute({ endpoint: null }));
-    const transport = new LegacySseClientTransport(server.url(), { endpointTimeoutMs: 100 });
+    const transport = new LegacySseClientTransport(server.url(), { ...via, endpointTimeoutMs: 100 });
     await expect(transport.start()).rejects.toThrow(/No endpoint event arrived/);
   });
 
   it('rejects start with the status of a failed GET', async () => {
     server = await FakeHttpServer.start((_request, res) => sendStatus(res, 404));
-    const failure = await new LegacySseClientTransport(server.url()).start().catch((error: unknown) => error);
+    const failure = await new LegacySseClientTransport(server.url(), via).start().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(HttpTransportError);
     expect((failure as HttpTransportError).status).toBe(404);
   });
 
   it('closes with a reason when the server ends the stream, failing pending requests', async () => {
     server = await FakeHttpServer.start(legacyRoute({ onCall: (stream) => setTimeout(() => stream.end(), 30) }));
-    const transport = new LegacySseClientTransport(server.url());
+    const transport = new LegacySseClientTransport(server.url(), via);
     client = newClient();
     let closed = 0;
     client.onclose = () => closed++;
@@ -125,19 +135,23 @@ describe('LegacySseClientTransport', () => {
     const route = legacyRoute();
     server = await FakeHttpServer.start(route);
     client = newClient();
-    await client.connect(new LegacySseClientTransport(server.url()));
+    await client.connect(new LegacySseClientTransport(server.url(), via));
     server.route = (request, res) => (request.method === 'POST' ? sendStatus(res, 500) : route(request, res));
     await expect(client.listTools({})).rejects.toMatchObject({ code: 'SEND_FAILED', cause: { status: 500 } });
   });
 });
 
-describe('connectWithFallback', () => {
+describe.each(SENDERS)('connectWithFallback, on %s', (_sender, sender) => {
+  beforeEach(() => {
+    via = sender;
+  });
+
   it('falls back to HTTP+SSE when the initialize POST gets 405, without closing the client', async () => {
     server = await FakeHttpServer.start(legacyRoute());
     client = newClient('2024-11-05');
     let closed = 0;
     client.onclose = () => closed++;
-    const transport = await connectWithFallback(client, server.url());
+    const transport = await connectWithFallback(client, server.url(), via);
     expect(transport.kind).toBe('sse');
     expect(await client.listTools({})).toEqual(TOOLS);
     expect(closed).toBe(0);
@@ -151,13 +165,13 @@ describe('connectWithFallback', () => {
   it.each([400, 404])('falls back on %i too', async (status) => {
     server = await FakeHttpServer.start(legacyRoute({ probe: (_request, res) => sendStatus(res, status) }));
     client = newClient();
-    expect((await connectWithFallback(client, server.url())).kind).toBe('sse');
+    expect((await connectWithFallback(client, server.url(), via)).kind).toBe('sse');
   });
 
   it('stays on Streamable HTTP when the server speaks it', async () => {
     server = await FakeHttpServer.start(mcpRoutes());
     client = newClient();
-    const transport = await connectWithFallback(client, server.url());
+    const transport = await connectWithFallback(client, server.url(), via);
     expect(transport.kind).toBe('streamable-http');
     expect(transport.sessionId).toBe('sess-1');
     expect(await client.listTools({})).toEqual(TOOLS);
@@ -166,7 +180,7 @@ describe('connectWithFallback', () => {
   it.each([401, 403])('does not fall back on %i', async (status) => {
     server = await FakeHttpServer.start(legacyRoute({ probe: (_request, res) => sendStatus(res, status) }));
     client = newClient();
-    const failure = (await connectWithFallback(client, server.url()).catch((error: unknown) => error)) as SdkError;
+    const failure = (await connectWithFallback(client, server.url(), via).catch((error: unknown) => error)) as SdkError;
     expect(failure.cause).toMatchObject({ status });
     expect(server.find('GET')).toEqual([]);
   });
@@ -174,7 +188,7 @@ describe('connectWithFallback', () => {
   it('reports both failures when neither transport works', async () => {
     server = await FakeHttpServer.start((_request, res) => sendStatus(res, 404));
     client = newClient();
-    const failure = (await connectWithFallback(client, server.url()).catch((error: unknown) => error)) as SdkError;
+    const failure = (await connectWithFallback(client, server.url(), via).catch((error: unknown) => error)) as SdkError;
     expect(failure.message).toMatch(/neither a Streamable HTTP endpoint nor an HTTP\+SSE one/);
   });
 });

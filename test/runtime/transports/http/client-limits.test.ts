@@ -1,7 +1,8 @@
 // The client transports' bounds on what a server sends: a JSON answer, an SSE line or event,
 // an error body. Each case is served by a raw node:http server that streams far more than the
 // bound (64 MiB), counting what it wrote before the client cut the connection.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeHttpClient } from '../../../../runtime/node.js';
 import { HttpTransportError, ProtocolError, SdkError, StreamableHttpClientTransport, type Client } from '../../../../runtime/index.js';
 import { LegacySseClientTransport, TRANSPORT_LOST_RESPONSE_CODE } from '../../../../runtime/http.js';
 import type { StreamableHttpClientTransportOptions } from '../../../../runtime/transports/http/client-options.js';
@@ -19,6 +20,11 @@ const LIMIT = MiB;
  */
 const SLACK = 12 * MiB;
 
+/** The two ways the transport sends: fetch (every runtime) and nodeHttpClient (Node's path). */
+const SENDERS = [['fetch', {}], ['nodeHttpClient', { httpClient: nodeHttpClient() }]] as const;
+/** The sender of the running block's tests. */
+let via: StreamableHttpClientTransportOptions = {};
+
 let server: FakeHttpServer | undefined;
 let client: Client | undefined;
 
@@ -33,7 +39,7 @@ async function connect(routes: Routes, options: StreamableHttpClientTransportOpt
   server = await FakeHttpServer.start(mcpRoutes(routes));
   const errors: Error[] = [];
   client = newClient('2025-11-25', (error) => errors.push(error));
-  await client.connect(new StreamableHttpClientTransport(server.url(), options));
+  await client.connect(new StreamableHttpClientTransport(server.url(), { ...via, ...options }));
   return { errors };
 }
 
@@ -50,7 +56,11 @@ function heldList(released: Promise<unknown>): Routes['tools/list'] {
   };
 }
 
-describe('Streamable HTTP client: JSON answers', () => {
+describe.each(SENDERS)('Streamable HTTP client: JSON answers, on %s', (_sender, sender) => {
+  beforeEach(() => {
+    via = sender;
+  });
+
   it('fails a request whose JSON answer passes maxResponseBytes at once, reading no further, and serves the others', async () => {
     let written: Promise<number> | undefined;
     let floodDone!: (bytes: number) => void;
@@ -124,7 +134,11 @@ describe('Streamable HTTP client: JSON answers', () => {
   });
 });
 
-describe('Streamable HTTP client: event streams', () => {
+describe.each(SENDERS)('Streamable HTTP client: event streams, on %s', (_sender, sender) => {
+  beforeEach(() => {
+    via = sender;
+  });
+
   it('fails the requests of an answer stream whose line passes maxEventBytes at once, without resuming it', async () => {
     let written: Promise<number> | undefined;
     let floodDone!: (bytes: number) => void;

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeHttpClient } from '../../../../runtime/node.js';
 import { ProtocolError, SdkError, StreamableHttpClientTransport, type Client, type SessionRenewal, type StreamableHttpClientTransportOptions } from '../../../../runtime/index.js';
 import { TRANSPORT_LOST_RESPONSE_CODE } from '../../../../runtime/http.js';
 import {
@@ -14,6 +15,11 @@ import {
 } from './client-fake-server.js';
 import { mcpRoutes, newClient, TOOLS, type Routes } from './client-routes.js';
 
+/** The two ways the transport sends: fetch (every runtime) and nodeHttpClient (Node's path). */
+const SENDERS = [['fetch', {}], ['nodeHttpClient', { httpClient: nodeHttpClient() }]] as const;
+/** The sender of the running block's tests. */
+let via: StreamableHttpClientTransportOptions = {};
+
 let server: FakeHttpServer | undefined;
 let client: Client | undefined;
 
@@ -28,7 +34,7 @@ async function connect(routes: Routes, options: StreamableHttpClientTransportOpt
   server = await FakeHttpServer.start(mcpRoutes(routes));
   const errors: Error[] = [];
   client = newClient('2025-11-25', (error) => errors.push(error));
-  const transport = new StreamableHttpClientTransport(server.url(), options);
+  const transport = new StreamableHttpClientTransport(server.url(), { ...via, ...options });
   await client.connect(transport);
   return { errors, transport };
 }
@@ -53,7 +59,11 @@ function callEvents(request: FakeRequest, retryMs: number): string[] {
   ];
 }
 
-describe('StreamableHttpClientTransport stream resumption', () => {
+describe.each(SENDERS)('StreamableHttpClientTransport stream resumption, on %s', (_sender, sender) => {
+  beforeEach(() => {
+    via = sender;
+  });
+
   it('resumes a dropped POST stream with GET and Last-Event-ID after the server retry, losing and duplicating nothing', async () => {
     let log: string[] = [];
     // Each connection sends the events after the client's Last-Event-ID, then stops as planned.
@@ -132,7 +142,7 @@ describe('StreamableHttpClientTransport stream resumption', () => {
     }));
     client = newClient();
     client.setNotificationHandler('notifications/message', (params) => void received.push(params.data));
-    await client.connect(new StreamableHttpClientTransport(server.url()));
+    await client.connect(new StreamableHttpClientTransport(server.url(), via));
     await expect.poll(() => server!.find('GET').length).toBe(3);
     expect(received).toEqual([1, 2, 3]);
   });
@@ -201,7 +211,11 @@ describe('StreamableHttpClientTransport stream resumption', () => {
   });
 });
 
-describe('StreamableHttpClientTransport session expiry', () => {
+describe.each(SENDERS)('StreamableHttpClientTransport session expiry, on %s', (_sender, sender) => {
+  beforeEach(() => {
+    via = sender;
+  });
+
   /** A server whose sessions can be expired; `initialize` answers over SSE with sess-N. */
   function expiringServer(extra: Routes = {}): { routes: Routes; expire(): void } {
     let counter = 0;

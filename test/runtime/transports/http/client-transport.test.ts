@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { HttpTransportError, ProtocolError, SdkError, StreamableHttpClientTransport, type Client } from '../../../../runtime/index.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HttpTransportError, ProtocolError, SdkError, StreamableHttpClientTransport, type Client, type HttpClientOptions } from '../../../../runtime/index.js';
+import { nodeHttpClient } from '../../../../runtime/node.js';
 import { TRANSPORT_LOST_RESPONSE_CODE } from '../../../../runtime/http.js';
 import {
   FakeHttpServer,
@@ -11,6 +12,11 @@ import {
   sleep,
 } from './client-fake-server.js';
 import { mcpRoutes, newClient, SESSION, TOOLS } from './client-routes.js';
+
+/** The two ways the transport sends: fetch (every runtime) and nodeHttpClient (Node's path). */
+const SENDERS = [['fetch', {}], ['nodeHttpClient', { httpClient: nodeHttpClient() }]] as const;
+/** The sender of the running block's tests. */
+let via: HttpClientOptions = {};
 
 let server: FakeHttpServer | undefined;
 let client: Client | undefined;
@@ -26,12 +32,16 @@ async function connect(routes: Parameters<typeof mcpRoutes>[0] = {}, version = '
   server = await FakeHttpServer.start(mcpRoutes(routes));
   const errors: Error[] = [];
   client = newClient(version, (error) => errors.push(error));
-  const transport = new StreamableHttpClientTransport(server.url());
+  const transport = new StreamableHttpClientTransport(server.url(), via);
   await client.connect(transport);
   return { errors, transport };
 }
 
-describe('StreamableHttpClientTransport requests', () => {
+describe.each(SENDERS)('StreamableHttpClientTransport requests, on %s', (_sender, sender) => {
+  beforeEach(() => {
+    via = sender;
+  });
+
   it('POSTs with the required headers, captures the session and sends it with the negotiated version', async () => {
     const { errors, transport } = await connect({}, '2025-06-18');
     expect(await client!.listTools({})).toEqual(TOOLS);
@@ -112,7 +122,7 @@ describe('StreamableHttpClientTransport requests', () => {
       const batch = request.body as Array<{ id: number }>;
       sendJson(res, 200, batch.map((item) => result(item.id, { echoed: item.id })));
     });
-    const transport = new StreamableHttpClientTransport(server.url(), { sessionId: 'old-session', protocolVersion: '2025-03-26', openStandaloneStream: false });
+    const transport = new StreamableHttpClientTransport(server.url(), { ...via, sessionId: 'old-session', protocolVersion: '2025-03-26', openStandaloneStream: false });
     const received: unknown[] = [];
     transport.onmessage = (message) => received.push(message);
     await transport.start();
@@ -153,9 +163,28 @@ describe('StreamableHttpClientTransport requests', () => {
     // Protocol headers win over user headers of the same name.
     expect(posts[0]!.headers.accept).toBe('application/json, text/event-stream');
   });
+
+  it('sends per-request headers and the request init headers without a custom fetch, protocol headers first', async () => {
+    server = await FakeHttpServer.start(mcpRoutes());
+    let token = 0;
+    client = newClient();
+    await client.connect(new StreamableHttpClientTransport(server.url(), {
+      ...via,
+      headers: () => ({ authorization: `Bearer t${++token}`, accept: 'text/plain' }),
+      requestInit: { headers: { 'x-base': 'yes' } },
+    }));
+    const posts = server.find('POST');
+    expect(posts.map((request) => request.headers.authorization)).toEqual(['Bearer t1', 'Bearer t2']);
+    expect(posts.every((request) => request.headers['x-base'] === 'yes')).toBe(true);
+    expect(posts[0]!.headers.accept).toBe('application/json, text/event-stream');
+  });
 });
 
-describe('StreamableHttpClientTransport failures', () => {
+describe.each(SENDERS)('StreamableHttpClientTransport failures, on %s', (_sender, sender) => {
+  beforeEach(() => {
+    via = sender;
+  });
+
   it('rejects a request answered with an HTTP error, naming the status and body', async () => {
     await connect({ 'tools/call': (_request, res) => { res.writeHead(500, { 'content-type': 'text/plain' }); res.end('database on fire'); } });
     const failure = await client!.callTool({ name: 'echo' }).catch((error: unknown) => error);
@@ -179,7 +208,7 @@ describe('StreamableHttpClientTransport failures', () => {
   it('fails connect on 401 with the status', async () => {
     server = await FakeHttpServer.start(mcpRoutes({ initialize: (_request, res) => sendStatus(res, 401, { 'www-authenticate': 'Bearer' }) }));
     client = newClient();
-    const failure = await client.connect(new StreamableHttpClientTransport(server.url())).catch((error: unknown) => error);
+    const failure = await client.connect(new StreamableHttpClientTransport(server.url(), via)).catch((error: unknown) => error);
     expect((failure as SdkError).cause).toMatchObject({ status: 401 });
   });
 
@@ -223,9 +252,9 @@ describe('StreamableHttpClientTransport failures', () => {
   it('rejects a network failure and a header timeout', async () => {
     server = await FakeHttpServer.start(mcpRoutes({ initialize: async (request, res) => { await sleep(1_000); sendJson(res, 200, result(rpcIdOf(request.body), {})); } }));
     client = newClient();
-    const slow = new StreamableHttpClientTransport(server.url(), { requestTimeoutMs: 100 });
+    const slow = new StreamableHttpClientTransport(server.url(), { ...via, requestTimeoutMs: 100 });
     await expect(client.connect(slow)).rejects.toMatchObject({ code: 'SEND_FAILED', message: expect.stringContaining('timed out after 100 ms') });
-    const closedPort = new StreamableHttpClientTransport('http://127.0.0.1:9/mcp');
+    const closedPort = new StreamableHttpClientTransport('http://127.0.0.1:9/mcp', via);
     const failure = (await newClient().connect(closedPort).catch((error: unknown) => error)) as SdkError;
     expect(failure.cause).toBeInstanceOf(HttpTransportError);
     expect((failure.cause as HttpTransportError).status).toBeUndefined();

@@ -198,7 +198,7 @@ describe('SseParser maxEventChars', () => {
 
   it('throws when a terminated line passes it inside one chunk', () => {
     const { parser } = bounded(10);
-    expect(() => parser.push(': a comment longer than ten\n')).toThrow('a line is longer than 10 characters');
+    expect(() => parser.push(': a comment longer than ten\n')).toThrow('a line is longer than 10 bytes');
   });
 
   it('throws when the data of short lines adds up past it', () => {
@@ -211,7 +211,7 @@ describe('SseParser maxEventChars', () => {
     }
     expect(thrown).toBeInstanceOf(SseEventTooLarge);
     expect((thrown as SseEventTooLarge).limit).toBe(10);
-    expect((thrown as Error).message).toBe('the data of an event is longer than 10 characters');
+    expect((thrown as Error).message).toBe('the data of an event is longer than 10 bytes');
     expect(events).toEqual([]);
   });
 });

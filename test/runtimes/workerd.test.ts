@@ -104,7 +104,7 @@ describe('workerd (miniflare)', () => {
       ...targetOptions('workers'),
       platform: 'browser',
     });
-    const traced = new Miniflare({ modules: true, script: built.outputFiles[0]!.text, compatibilityDate: '2026-04-01', host: '127.0.0.1', port: 0 });
+    const traced = new Miniflare({ modules: true, script: built.outputFiles![0]!.text, compatibilityDate: '2026-04-01', host: '127.0.0.1', port: 0 });
     try {
       const base = await traced.ready;
       const results = await client.exerciseHttp(new URL('/mcp', base).href);

@@ -12,18 +12,36 @@
  *   MCPGEN_BASELINE=/path/to/other/checkout npx tsx bench/middleware-overhead.ts
  *
  * adds a "baseline" configuration: that checkout's runtime (the commit before middleware
- * existed, say) with nothing registered, measured in the same runs as the others.
+ * existed, say) with nothing registered, measured in the same runs as the others, and
+ *
+ *   MCPGEN_BEFORE=/path/to/earlier/checkout npx tsx bench/middleware-overhead.ts --ms 300 --runs 31
+ *
+ * adds `before:` configurations, that checkout's runtime with each of the three registrations,
+ * for an A/B of a change to the chain or to telemetry within the same runs. `--ms` sets the
+ * length of a run per configuration (shorter runs, more of them: a steadier median on a busy
+ * machine).
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { ownCpuMicros, processCpuMicros } from './lib/cpu.js';
 
-type Config = 'baseline' | 'none' | 'noop-telemetry' | 'empty-middleware';
+type Registration = 'none' | 'noop-telemetry' | 'empty-middleware';
+type Config = 'baseline' | Registration | `before:${Registration}`;
+const REGISTRATIONS: readonly Registration[] = ['none', 'noop-telemetry', 'empty-middleware'];
 const baseline = process.env.MCPGEN_BASELINE;
-const CONFIGS: readonly Config[] = [...(baseline === undefined ? [] : ['baseline' as const]), 'none', 'noop-telemetry', 'empty-middleware'];
-const runsArgument = process.argv.indexOf('--runs');
-const RUNS = runsArgument === -1 ? 5 : Math.max(1, Number(process.argv[runsArgument + 1]));
-const MIN_RUN_MS = 1_000;
+const before = process.env.MCPGEN_BEFORE;
+const CONFIGS: readonly Config[] = [
+  ...(baseline === undefined ? [] : ['baseline' as const]),
+  ...REGISTRATIONS.flatMap((registration): Config[] => (before === undefined ? [registration] : [`before:${registration}`, registration])),
+];
+
+function numberArgument(name: string, fallback: number): number {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? fallback : Math.max(1, Number(process.argv[index + 1]));
+}
+
+const RUNS = numberArgument('--runs', 5);
+const MIN_RUN_MS = numberArgument('--ms', 1_000);
 const WARM_UP_CALLS = 3_000;
 const BATCH = 100;
 
@@ -32,7 +50,7 @@ const root = path.join(here, '..');
 
 /** The runtime/ folder a configuration loads. */
 function runtimeOf(config: Config): string {
-  return path.join(config === 'baseline' ? baseline! : root, 'runtime');
+  return path.join(config === 'baseline' ? baseline! : config.startsWith('before:') ? before! : root, 'runtime');
 }
 
 type Mcpgen = typeof import('../runtime/index.js');
@@ -41,8 +59,9 @@ type Otel = typeof import('../runtime/features/otel/index.js');
 type AnyMiddleware = Parameters<InstanceType<Mcpgen['Client']>['use']>[0];
 
 async function middlewareFor(config: Config): Promise<AnyMiddleware[]> {
-  if (config === 'none' || config === 'baseline') return [];
-  if (config === 'empty-middleware') return [{ incoming: (_call, next) => next(), outgoing: (_call, next) => next() }];
+  const registration = config.replace(/^before:/, '');
+  if (registration === 'none' || registration === 'baseline') return [];
+  if (registration === 'empty-middleware') return [{ incoming: (_call, next) => next(), outgoing: (_call, next) => next() }];
   const otel = (await import(path.join(runtimeOf(config), 'features/otel/index.js'))) as Otel;
   return [otel.telemetry()];
 }
@@ -77,7 +96,7 @@ async function connect(transport: 'memory' | 'stdio', config: Config): Promise<C
     const stdio = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', config],
-      env: baseline === undefined ? {} : { MCPGEN_BASELINE: baseline },
+      env: { ...(baseline === undefined ? {} : { MCPGEN_BASELINE: baseline }), ...(before === undefined ? {} : { MCPGEN_BEFORE: before }) },
     });
     await client.connect(stdio);
     serverPid = stdio.pid;
@@ -137,7 +156,7 @@ async function measure(transport: 'memory' | 'stdio', configs: readonly Config[]
     const values = perCall.get(config)!;
     const ratios = none === undefined ? [] : values.map((value, run) => value / none[run]!);
     const ratio = ratios.length === 0 ? '' : `  ×${median(ratios).toFixed(3)} of ${perCall.has('baseline') ? 'baseline' : 'none'} [${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}]`;
-    console.log(`${transport.padEnd(6)} ${config.padEnd(16)} ${median(values).toFixed(1).padStart(7)} µs CPU/call${ratio}`);
+    console.log(`${transport.padEnd(6)} ${config.padEnd(23)} ${median(values).toFixed(1).padStart(7)} µs CPU/call${ratio}`);
   }
 }
 
@@ -149,6 +168,6 @@ if (serve !== -1) {
 } else {
   const only = process.argv.indexOf('--only');
   const configs = only === -1 ? CONFIGS : CONFIGS.filter((config) => process.argv[only + 1]!.split(',').includes(config));
-  console.log(`middleware-overhead: ${baseline === undefined ? '' : `baseline ${baseline}, `}load average ${(await import('node:os')).loadavg().map((load) => load.toFixed(2)).join(' ')}`);
+  console.log(`middleware-overhead: ${baseline === undefined ? '' : `baseline ${baseline}, `}${before === undefined ? '' : `before ${before}, `}load average ${(await import('node:os')).loadavg().map((load) => load.toFixed(2)).join(' ')}`);
   for (const transport of ['memory', 'stdio'] as const) await measure(transport, configs);
 }

@@ -31,7 +31,7 @@ export { Server, type ServerOptions, type ServerRequestHandler, type ServerNotif
 export type { ServerSenders } from './peers/server-types.js';
 export type { RequestContext, NotificationContext, RequestOptions, NotificationOptions, RequestHandler, NotificationHandler } from './core/request-context.js';
 // Middleware around every request and notification, on both sides and in both eras.
-export type { CallFacts, HandlerFailure, IncomingNotification, IncomingRequest, Middleware, Next, OutgoingRequest, SendNext } from './core/middleware.js';
+export type { CallFacts, HandlerFailure, IncomingNotification, IncomingRequest, Middleware, Next, NotifyNext, OutgoingNotification, OutgoingRequest, SendNext } from './core/middleware.js';
 export { isCallOf, type RequestParamsOf } from './peers/middleware-calls.js';
 export type { Progress } from './core/pending-requests.js';
 export type { ProtocolTypesShape, RequestTypes, NotificationTypes, CapabilitiesOf } from './core/protocol-types.js';

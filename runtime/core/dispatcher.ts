@@ -320,7 +320,7 @@ export class Dispatcher {
       // Without middleware the handler is called as it is: no call object, no closure.
       result = await (this.host.middleware.incoming === undefined || this.chainingHandlers.has(handler)
         ? handler(params as Params | undefined, context)
-        : this.host.middleware.runIncoming(context, params as Params | undefined, (given) => handler(given, context)));
+        : this.host.middleware.runIncoming(context, params as Params | undefined, handler));
     } catch (error) {
       if (controller.aborted) return undefined;
       if (!(error instanceof ProtocolError)) this.host.failed({ method, requestId: id, error });
@@ -388,7 +388,7 @@ export class Dispatcher {
     const context = { method, _meta: metaOf(params), extra };
     const run = middleware.notification === undefined
       ? async () => handler!(params as Params | undefined, context)
-      : () => middleware.runNotification(context, params as Params | undefined, handler === undefined ? undefined : (given) => handler(given, context));
+      : () => middleware.runNotification(context, params as Params | undefined, handler);
     void run().catch((error: unknown) => {
       if (error instanceof ProtocolError) this.host.report(error);
       else this.host.failed({ method, requestId: undefined, error });

@@ -351,7 +351,14 @@ export class Protocol {
    * Sends a notification. Rejects with SdkError NOT_CONNECTED, UNKNOWN_METHOD, WRONG_DIRECTION,
    * INVALID_PARAMS or SEND_FAILED.
    */
-  async notification(method: string, params?: Params, options: NotificationOptions = {}): Promise<void> {
+  notification(method: string, params?: Params, options: NotificationOptions = {}): Promise<void> {
+    const middleware = this.middleware;
+    return middleware.outgoingNotification === undefined
+      ? this.sendNotification(method, params, options)
+      : middleware.runOutgoingNotification(method, params, options, (given, givenOptions) => this.sendNotification(method, given, givenOptions));
+  }
+
+  private async sendNotification(method: string, params: Params | undefined, options: NotificationOptions): Promise<void> {
     const transport = this.requireConnection();
     const info = this.resolveOutgoing(method, 'notification');
     if (this.notificationFilter !== undefined && !this.notificationFilter(method, params)) {

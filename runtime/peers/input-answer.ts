@@ -68,7 +68,7 @@ export async function answerInputRequest(call: InputRequestCall, host: InputAnsw
   const given = params as Params | undefined;
   const result = (await (middleware?.incoming === undefined
     ? handler(given, context)
-    : middleware.runIncoming(context, given, (rewritten) => handler(rewritten, context)))) ?? {};
+    : middleware.runIncoming(context, given, handler))) ?? {};
   const issues = host.checkResult && info.result !== null ? checkValue(info.result, result) : null;
   if (issues !== null) {
     throw new SdkError('INVALID_RESULT', `The ${method} handler returned an invalid result: ${describeIssues(issues, 'result')}`, { data: { issues } });

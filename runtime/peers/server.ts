@@ -277,7 +277,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
     const middleware = this.protocol.middleware;
     const chained: RequestHandler = (params, context) => middleware.incoming === undefined
       ? handler(params, context)
-      : middleware.runIncoming(context, params, (given) => handler(given, context));
+      : middleware.runIncoming(context, params, handler);
     this.registerRequestHandler(method, (params: Params | undefined, context: RequestContext) => {
       if (this.eraValue === 'stateless') {
         return runStateless(this.statelessHost, this.protocol.revision!, chained, params, context);

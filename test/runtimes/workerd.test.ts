@@ -7,9 +7,10 @@
 // that passes `revisions: [revisionModule]` loads nothing at run time.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { Miniflare, NoOpLog } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundle, stageEntry } from '../package/bundles.js';
+import { bundle, stageEntry, targetOptions } from '../package/bundles.js';
 import { packedProject, ROOT } from '../package/packed.js';
 import { recordRuntime } from './runtimes.js';
 
@@ -82,4 +83,45 @@ describe('workerd (miniflare)', () => {
     ]);
     await recordRuntime('workerd', { workerd: 'miniflare 4 (workerd 2026-04-26)', http: results.map((result) => result.protocolVersion) });
   }, 60_000);
+
+  // mcpgen/otel on Workers: the consumer project has no @opentelemetry packages (an optional
+  // peer is not installed with mcpgen), so the bundle takes them from the repository's.
+  it('traces a tools/call in a Worker that gives telemetry() its own tracer, in both eras', async () => {
+    const { projectDir } = await packedProject();
+    await stageEntry(projectDir, path.join(FIXTURES, 'server.js'), `${FOLDER}-otel`);
+    const entry = await stageEntry(projectDir, path.join(FIXTURES, 'worker-otel.js'), `${FOLDER}-otel`);
+    const built = await build({
+      entryPoints: [entry],
+      absWorkingDir: path.dirname(entry),
+      bundle: true,
+      write: false,
+      format: 'esm',
+      target: 'es2022',
+      logLevel: 'silent',
+      nodePaths: [path.join(ROOT, 'node_modules')],
+      // The SDK swaps its Node files for browser ones through package.json's `browser` map,
+      // which esbuild applies on the browser platform only.
+      ...targetOptions('workers'),
+      platform: 'browser',
+    });
+    const traced = new Miniflare({ modules: true, script: built.outputFiles![0]!.text, compatibilityDate: '2026-04-01', host: '127.0.0.1', port: 0 });
+    try {
+      const base = await traced.ready;
+      const results = await client.exerciseHttp(new URL('/mcp', base).href);
+      expect(results.map((result) => result.protocolVersion)).toEqual(['2025-11-25', '2026-07-28']);
+      const spans = (await (await fetch(new URL('/spans', base))).json()) as { name: string; kind: number; attributes: Record<string, unknown> }[];
+      const calls = spans.filter((span) => span.name === 'tools/call add');
+      expect(calls.map((span) => span.attributes['mcp.protocol.version'])).toEqual(['2025-11-25', '2026-07-28']);
+      for (const span of calls) {
+        // SpanKind.SERVER: the Worker handled the request.
+        expect(span.kind).toBe(1);
+        expect(span.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'add', 'gen_ai.operation.name': 'execute_tool', 'network.transport': 'tcp' });
+        expect(span.attributes['jsonrpc.request.id']).toMatch(/^\d+$/);
+      }
+      expect(calls[0]!.attributes['mcp.session.id']).toEqual(expect.any(String));
+      expect(calls[1]!.attributes['mcp.session.id']).toBeUndefined();
+    } finally {
+      await traced.dispose();
+    }
+  }, 120_000);
 });

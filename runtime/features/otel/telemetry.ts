@@ -24,13 +24,11 @@ import {
   type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
-import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
-import { Method } from '../../../generated/methods.js';
-import { ProtocolError, SdkError } from '../../core/errors.js';
+import { ProtocolError } from '../../core/errors.js';
 import type { RequestId } from '../../core/jsonrpc.js';
-import type { CallFacts, IncomingRequest, Middleware, OutgoingRequest, SendNext } from '../../core/middleware.js';
+import type { CallFacts, IncomingNotification, IncomingRequest, Middleware, Next, NotifyNext, OutgoingNotification, OutgoingRequest, SendNext } from '../../core/middleware.js';
 import type { Params } from '../../core/request-context.js';
-import { InputRequiredSignal } from '../../era/input-broker.js';
+import { attributesOf, errorOutcome, isObject, metricAttributes, resultOutcome, spanName } from './attributes.js';
 import { extractTraceContext, injectTraceContext } from './trace-context.js';
 
 /**
@@ -73,13 +71,6 @@ export interface TelemetryOptions {
 
 /** Bucket boundaries (seconds) the conventions give both duration histograms. */
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
-
-/** Methods whose span names and attributes carry their target. */
-const TOOL_CALL = Method.ToolsCall;
-const PROMPT_GET = Method.PromptsGet;
-const RESOURCE_METHODS: ReadonlySet<string> = new Set([Method.ResourcesRead, Method.ResourcesSubscribe, Method.ResourcesUnsubscribe]);
-
-const INTERNAL_ERROR = String(ErrorCodes.INTERNAL_ERROR);
 
 /**
  * The OpenTelemetry middleware. Add it to a Client, a Server or an McpServer (`use`, the
@@ -162,6 +153,7 @@ class Telemetry implements Middleware {
   }
 
   incoming(call: IncomingRequest, next: (params?: Params) => Promise<unknown>): Promise<unknown> {
+    if (this.untraced(call.params, this.serverDuration)) return next();
     const active = contextApi.active();
     const remote = extractTraceContext(ROOT_CONTEXT, call.params?._meta, this.propagator) as Context | undefined;
     const parent = remote ?? active;
@@ -169,50 +161,45 @@ class Telemetry implements Middleware {
     const attributes = attributesOf(call, call.params);
     // The input request ids of the stateless era are keys in a result, not JSON-RPC ids.
     if (!(call.side === 'client' && call.era === 'stateless')) attributes['jsonrpc.request.id'] = String(call.requestId);
-    const ambient = remote === undefined ? undefined : trace.getSpanContext(active);
-    const options: SpanOptions = { kind: SpanKind.SERVER, attributes };
-    if (ambient !== undefined) options.links = [{ context: ambient }];
-    const span = this.tracer.startSpan(spanName(call.method, call.params), options, parent);
+    const span = this.tracer.startSpan(spanName(call.method, call.params), serverSpanOptions(attributes, remote, active), parent);
     // A no-op tracer's span with no parent to carry on, and no histogram: nothing to do.
     const carried = isSpanContextValid(span.spanContext());
     if (!carried && !span.isRecording() && this.serverDuration === undefined) return next();
-    return this.handle(call, next, span, trace.setSpan(parent, span), attributes, carried);
+    const scope = trace.setSpan(parent, span);
+    const requests = carried ? this.requestsOf(call) : undefined;
+    requests?.set(call.requestId, scope);
+    const done = this.observe(span, attributes, this.serverDuration, true, scope, next);
+    if (requests === undefined) return done;
+    // The entry goes when the handler ends, so the map holds what runs at once.
+    const forget = (): void => {
+      if (requests.get(call.requestId) === scope) requests.delete(call.requestId);
+    };
+    done.then(forget, forget);
+    return done;
+  }
+
+  /** A span (kind SERVER, no request id: notifications have none) for each notification the peer sends. */
+  notification(call: IncomingNotification, next: Next<void>): Promise<void> {
+    if (this.untraced(call.params, this.serverDuration)) return next();
+    const active = contextApi.active();
+    const remote = extractTraceContext(ROOT_CONTEXT, call.params?._meta, this.propagator) as Context | undefined;
+    const parent = remote ?? active;
+    if (this.idle(parent, this.serverDuration)) return next();
+    const attributes = attributesOf(call, call.params);
+    const span = this.tracer.startSpan(call.method, serverSpanOptions(attributes, remote, active), parent);
+    if (!isSpanContextValid(span.spanContext()) && !span.isRecording() && this.serverDuration === undefined) return next();
+    return this.observe(span, attributes, this.serverDuration, true, trace.setSpan(parent, span), next) as Promise<void>;
   }
 
   outgoing(call: OutgoingRequest, next: SendNext): Promise<unknown> {
-    const related = call.options.relatedRequestId;
-    const parent = (related === undefined ? undefined : this.handling.get(call.connection)?.get(related)) ?? contextApi.active();
+    const parent = this.parentOf(call);
     if (this.idle(parent, this.clientDuration)) return next();
     const attributes = attributesOf(call, call.params);
     const span = this.tracer.startSpan(spanName(call.method, call.params), { kind: SpanKind.CLIENT, attributes }, parent);
     const carried = isSpanContextValid(span.spanContext());
     if (!carried && !span.isRecording() && this.clientDuration === undefined) return next();
-    return this.send(call, next, span, trace.setSpan(parent, span), attributes, carried);
-  }
-
-  private async handle(call: IncomingRequest, next: (params?: Params) => Promise<unknown>, span: Span, scope: Context, attributes: Attributes, carried: boolean): Promise<unknown> {
-    const requests = carried ? this.requestsOf(call) : undefined;
-    requests?.set(call.requestId, scope);
-    const started = performance.now();
-    try {
-      const result = await contextApi.with(scope, next);
-      this.finish(span, attributes, started, this.serverDuration, result, undefined, true);
-      return result;
-    } catch (error) {
-      this.finish(span, attributes, started, this.serverDuration, undefined, error, true);
-      throw error;
-    } finally {
-      if (requests?.get(call.requestId) === scope) requests.delete(call.requestId);
-    }
-  }
-
-  private async send(call: OutgoingRequest, next: SendNext, span: Span, scope: Context, attributes: Attributes, carried: boolean): Promise<unknown> {
-    let params = call.params;
-    if (carried) {
-      const meta: Record<string, unknown> = { ...(isObject(call.params?._meta) ? call.params._meta : {}) };
-      injectTraceContext(scope, meta, this.propagator);
-      params = { ...(call.params ?? {}), _meta: meta };
-    }
+    const scope = trace.setSpan(parent, span);
+    const params = carried ? withTraceContext(call.params, scope, this.propagator) : call.params;
     let options = call.options;
     if (span.isRecording()) {
       const given = call.options.onRequestId;
@@ -227,15 +214,55 @@ class Telemetry implements Middleware {
         },
       };
     }
+    return this.observe(span, attributes, this.clientDuration, false, scope, () => next(params, options));
+  }
+
+  /**
+   * A span (kind CLIENT, as the conventions give the sender of a notification) for each
+   * notification this endpoint sends, a child of the request it is sent for, whose context it
+   * carries in `params._meta` as requests do.
+   */
+  outgoingNotification(call: OutgoingNotification, next: NotifyNext): Promise<void> {
+    const parent = this.parentOf(call);
+    if (this.idle(parent, this.clientDuration)) return next();
+    const attributes = attributesOf(call, call.params);
+    const span = this.tracer.startSpan(call.method, { kind: SpanKind.CLIENT, attributes }, parent);
+    const carried = isSpanContextValid(span.spanContext());
+    if (!carried && !span.isRecording() && this.clientDuration === undefined) return next();
+    const scope = trace.setSpan(parent, span);
+    const params = carried ? withTraceContext(call.params, scope, this.propagator) : call.params;
+    return this.observe(span, attributes, this.clientDuration, false, scope, () => next(params)) as Promise<void>;
+  }
+
+  /** Runs `run` with `scope` active, then sets the outcome on the span, ends it and records the duration. */
+  private async observe(span: Span, attributes: Attributes, histogram: Histogram | undefined, incoming: boolean, scope: Context, run: () => Promise<unknown>): Promise<unknown> {
     const started = performance.now();
     try {
-      const result = await contextApi.with(scope, () => next(params, options));
-      this.finish(span, attributes, started, this.clientDuration, result, undefined, false);
+      const result = await contextApi.with(scope, run);
+      this.finish(span, attributes, started, histogram, result, undefined, incoming);
       return result;
     } catch (error) {
-      this.finish(span, attributes, started, this.clientDuration, undefined, error, false);
+      this.finish(span, attributes, started, histogram, undefined, error, incoming);
       throw error;
     }
+  }
+
+  /** The parent of what this endpoint sends: the span of the request it is sent for, else the active context. */
+  private parentOf(call: OutgoingRequest | OutgoingNotification): Context {
+    const related = call.options.relatedRequestId;
+    return (related === undefined ? undefined : this.handling.get(call.connection)?.get(related)) ?? contextApi.active();
+  }
+
+  /**
+   * True when a received message is surely not traced, decided before any context is read or
+   * built: spans come from the API's no-op provider, no histogram records, the message carries
+   * no `traceparent` (with the built-in propagation) and no span is active.
+   */
+  private untraced(params: Params | undefined, histogram: Histogram | undefined): boolean {
+    if (histogram !== undefined || !this.globalTracer || this.propagator !== undefined) return false;
+    const meta = params?._meta;
+    if (isObject(meta) && meta.traceparent !== undefined) return false;
+    return noGlobalTracing() && trace.getSpan(contextApi.active()) === undefined;
   }
 
   /**
@@ -274,10 +301,19 @@ class Telemetry implements Middleware {
   }
 }
 
-/** The conventions' span name: the method, and the tool or prompt when there is one. */
-function spanName(method: string, params: Params | undefined): string {
-  const target = (method === TOOL_CALL || method === PROMPT_GET) && typeof params?.name === 'string' ? params.name : undefined;
-  return target === undefined ? method : `${method} ${target}`;
+/** A server span's options: its parent is the context the message carries, and the ambient span, if any, a link. */
+function serverSpanOptions(attributes: Attributes, remote: Context | undefined, active: Context): SpanOptions {
+  const options: SpanOptions = { kind: SpanKind.SERVER, attributes };
+  const ambient = remote === undefined ? undefined : trace.getSpanContext(active);
+  if (ambient !== undefined) options.links = [{ context: ambient }];
+  return options;
+}
+
+/** `params` with `scope`'s trace context added to a copy of its `_meta`. */
+function withTraceContext(params: Params | undefined, scope: Context, propagator: TextMapPropagator | undefined): Params {
+  const meta: Record<string, unknown> = { ...(isObject(params?._meta) ? params._meta : {}) };
+  injectTraceContext(scope, meta, propagator);
+  return { ...(params ?? {}), _meta: meta };
 }
 
 /** The class of the API's no-op histograms (what a meter gives before any SDK is registered). */
@@ -288,57 +324,3 @@ function recording(histogram: Histogram): Histogram | undefined {
   return histogram instanceof NOOP_HISTOGRAM ? undefined : histogram;
 }
 
-/** The attributes of the histograms: the low-cardinality part of the span's (no session or request id). */
-function metricAttributes(span: Attributes): Attributes {
-  const recorded: Attributes = { 'mcp.method.name': span['mcp.method.name'] };
-  for (const name of OPTIONAL_METRIC_ATTRIBUTES) {
-    const value = span[name];
-    if (value !== undefined) recorded[name] = value;
-  }
-  return recorded;
-}
-
-const OPTIONAL_METRIC_ATTRIBUTES = ['error.type', 'gen_ai.tool.name', 'gen_ai.prompt.name', 'gen_ai.operation.name', 'rpc.response.status_code', 'mcp.protocol.version', 'network.transport'] as const;
-
-function attributesOf(call: CallFacts & { readonly method: string }, params: Params | undefined): Attributes {
-  const attributes: Attributes = { 'mcp.method.name': call.method };
-  if (call.revision !== undefined) attributes['mcp.protocol.version'] = call.revision;
-  if (call.sessionId !== undefined) attributes['mcp.session.id'] = call.sessionId;
-  if (call.networkTransport !== undefined) attributes['network.transport'] = call.networkTransport;
-  const name = typeof params?.name === 'string' ? params.name : undefined;
-  if (call.method === TOOL_CALL && name !== undefined) {
-    attributes['gen_ai.tool.name'] = name;
-    attributes['gen_ai.operation.name'] = 'execute_tool';
-  } else if (call.method === PROMPT_GET && name !== undefined) {
-    attributes['gen_ai.prompt.name'] = name;
-  } else if (RESOURCE_METHODS.has(call.method) && typeof params?.uri === 'string') {
-    attributes['mcp.resource.uri'] = params.uri;
-  }
-  return attributes;
-}
-
-interface Outcome {
-  readonly type: string;
-  readonly code?: string | undefined;
-  readonly message?: string | undefined;
-}
-
-/** A tool result with `isError` is a failure the conventions name `tool_error`. */
-function resultOutcome(result: unknown): Outcome | undefined {
-  return isObject(result) && result.isError === true ? { type: 'tool_error' } : undefined;
-}
-
-function errorOutcome(error: unknown, incoming: boolean): Outcome | undefined {
-  // The handler asked the client a question: the round ends with input_required, as it should.
-  if (error instanceof InputRequiredSignal) return undefined;
-  if (error instanceof ProtocolError) return { type: String(error.code), code: String(error.code), message: error.message };
-  if (error instanceof SdkError) return { type: error.code.toLowerCase(), message: error.message };
-  const message = error instanceof Error ? error.message : String(error);
-  // A handler's exception reaches the peer as an internal error, whose code the conventions name.
-  if (incoming) return { type: INTERNAL_ERROR, code: INTERNAL_ERROR, message };
-  return { type: error instanceof Error ? error.name : '_OTHER', message };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -176,6 +176,61 @@ describe('the notification chain and the rules of next()', () => {
   });
 });
 
+describe.each(['2025-11-25', '2026-07-28'])('the outgoing notification chain, %s', (era) => {
+  it("sees a server handler's progress with the request it belongs to, and may rewrite or drop it", async () => {
+    const seen: string[] = [];
+    const { mcp } = echoServer({
+      middleware: [{
+        outgoingNotification(call, next) {
+          seen.push(`${call.side} ${call.method} ${String(call.options.relatedRequestId !== undefined)} ${String(call.era)}`);
+          if (call.method !== 'notifications/progress') return next();
+          // The second report is dropped, the first sent with another message.
+          if (call.params?.progress === 2) return undefined;
+          return next({ ...call.params, message: 'rewritten' } as typeof call.params);
+        },
+      }],
+    });
+    mcp.registerTool('count', {}, async (_args, context) => {
+      await context.reportProgress(1, 2, 'first');
+      await context.reportProgress(2, 2, 'second');
+      return { content: [{ type: 'text', text: 'counted' }] };
+    });
+    const client = await connected(mcp, era);
+    const progress: unknown[] = [];
+    const result = await client.callTool({ name: 'count', arguments: {} }, { onprogress: (reported) => progress.push(reported) });
+    expect(textOf(result)).toBe('counted');
+    expect(progress).toEqual([{ progress: 1, total: 2, message: 'rewritten' }]);
+    const stateful = era === '2025-11-25' ? 'stateful' : 'stateless';
+    expect(seen).toEqual([`server notifications/progress true ${stateful}`, `server notifications/progress true ${stateful}`]);
+    await client.close();
+  });
+
+  it("runs around the client's notifications, which it may drop before they are sent", async () => {
+    const sent: string[] = [];
+    const received: string[] = [];
+    const { mcp } = echoServer({ middleware: [{ notification(call, next) { received.push(call.method); return next(); } }] });
+    const dropRoots: Middleware = {
+      outgoingNotification(call, next) {
+        sent.push(`${call.side} ${call.method}`);
+        return call.method === 'notifications/roots/list_changed' ? undefined : next();
+      },
+    };
+    const client = await connected(mcp, era, [dropRoots]);
+    if (era === '2025-11-25') {
+      await (client as unknown as Client<Stateful.ProtocolTypes>).notifyRootsListChanged();
+      await client.callTool({ name: 'echo', arguments: { text: 'after' } });
+      expect(sent).toEqual(['client notifications/initialized', 'client notifications/roots/list_changed']);
+      expect(received).toEqual(['notifications/initialized']);
+    } else {
+      // The stateless era has no handshake: a tool call sends no notification.
+      await client.callTool({ name: 'echo', arguments: { text: 'after' } });
+      expect(sent).toEqual([]);
+      expect(received).toEqual([]);
+    }
+    await client.close();
+  });
+});
+
 describe('against the official v2 server over HTTP', () => {
   let server: RunningServer;
   beforeAll(async () => {

@@ -1,15 +1,15 @@
 import type { Writable } from 'node:stream';
 
 /**
- * Most characters the lines of one turn are held for before they go out without waiting for the
- * turn to end: 64 Ki. A larger line is written together with what is held at once.
+ * Most characters of lines held for joining: 64 Ki. Reaching it writes what is held at once, so
+ * a large line is never held.
  */
 export const MAX_COALESCED_CHARS = 64 * 1024;
 
 /**
- * Writes newline-terminated lines to a stream in order, honouring backpressure. The lines of one
- * turn of the event loop are joined and go out in one `stream.write` when the turn ends (or once
- * they reach {@link MAX_COALESCED_CHARS}), because each write is a native call and a system call:
+ * Writes newline-terminated lines to a stream in order, honouring backpressure. The lines sent
+ * while one callback and the promise jobs it starts run are joined and go out in one
+ * `stream.write` once those are done (or once they reach {@link MAX_COALESCED_CHARS}), because each write is a native call and a system call:
  * under concurrency that per-message cost, not JSON, bounds throughput. Their shared promise
  * settles when the stream took the batch. Once the stream reports a full buffer, later lines
  * queue up and go out together on 'drain', so a slow peer slows the sender instead of growing
@@ -17,7 +17,7 @@ export const MAX_COALESCED_CHARS = 64 * 1024;
  */
 export class LineWriter {
   private readonly stream: Writable;
-  /** Lines of this turn, not yet written. */
+  /** Lines sent since the last write, not yet written. */
   private held: string[] = [];
   private heldChars = 0;
   /** Settles the promise the held lines share. */
@@ -49,7 +49,8 @@ export class LineWriter {
       this.flush();
     } else if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(this.flushAtTurnEnd);
+      // After the microtasks of this turn: replies that several awaits produce still join.
+      process.nextTick(this.flushAtTurnEnd);
     }
     return promise;
   }

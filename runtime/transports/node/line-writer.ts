@@ -9,11 +9,11 @@ export const MAX_COALESCED_CHARS = 64 * 1024;
 /**
  * Writes newline-terminated lines to a stream in order, honouring backpressure. The lines sent
  * while one callback and the promise jobs it starts run are joined and go out in one
- * `stream.write` once those are done (or once they reach {@link MAX_COALESCED_CHARS}), because each write is a native call and a system call:
- * under concurrency that per-message cost, not JSON, bounds throughput. Their shared promise
- * settles when the stream took the batch. Once the stream reports a full buffer, later lines
- * queue up and go out together on 'drain', so a slow peer slows the sender instead of growing
- * memory.
+ * `stream.write` once those are done (or once they reach {@link MAX_COALESCED_CHARS}): each
+ * write is a native call and a system call, and under concurrency that per-message cost, not
+ * JSON, bounds throughput. Their shared promise settles when the stream took the batch. Once
+ * the stream reports a full buffer, later lines queue up and go out together on 'drain', so a
+ * slow peer slows the sender instead of growing memory.
  */
 export class LineWriter {
   private readonly stream: Writable;
@@ -21,7 +21,7 @@ export class LineWriter {
   private held: string[] = [];
   private heldChars = 0;
   /** Settles the promise the held lines share. */
-  private heldDone: { readonly promise: Promise<void>; readonly resolve: () => void; readonly reject: (error: Error) => void } | undefined;
+  private heldDone: Settler | undefined;
   private scheduled = false;
   /** Lines waiting for 'drain', with the callbacks of their promises. */
   private queue: Array<{ readonly text: string; readonly resolve: () => void; readonly reject: (error: Error) => void }> = [];
@@ -63,14 +63,11 @@ export class LineWriter {
     this.held = [];
     this.heldChars = 0;
     this.heldDone = undefined;
-    if (this.failure !== undefined) {
-      done.reject(this.failure);
-      return;
-    }
     let room: boolean;
     try {
       room = this.stream.write(text);
     } catch (error) {
+      // A Writable whose _write throws throws here; on the nextTick path that would be uncaught.
       done.reject(error instanceof Error ? error : new Error(String(error)));
       return;
     }
@@ -112,7 +109,13 @@ export class LineWriter {
 }
 
 /** A promise with its callbacks. */
-function settler(): { readonly promise: Promise<void>; readonly resolve: () => void; readonly reject: (error: Error) => void } {
+interface Settler {
+  readonly promise: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+function settler(): Settler {
   let resolve!: () => void;
   let reject!: (error: Error) => void;
   const promise = new Promise<void>((res, rej) => {

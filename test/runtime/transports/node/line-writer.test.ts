@@ -60,6 +60,16 @@ describe('LineWriter', () => {
     await expect(writer.write('after')).rejects.toThrow('EPIPE');
   });
 
+  it('rejects the held lines when the stream throws while they are written', async () => {
+    const stream = new Writable({
+      write() {
+        throw new Error('broken sink');
+      },
+    });
+    const writer = new LineWriter(stream);
+    await expect(writer.write('doomed')).rejects.toThrow('broken sink');
+  });
+
   it('joins the lines of one turn into one write, which settles their promises', async () => {
     const { stream, chunks } = slowStream(1024);
     const writer = new LineWriter(stream);

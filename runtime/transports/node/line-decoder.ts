@@ -5,6 +5,7 @@
  * strict, as for HTTP bodies: a line that is not UTF-8 is refused rather than repaired with
  * replacement characters, which would hand the engine text the peer never sent.
  */
+import { isUtf8 } from 'node:buffer';
 import { FRAME_HEAD_BYTES, readFrameHead } from '../../core/frame-head.js';
 import { ParseFailure } from '../../core/wire-format.js';
 
@@ -27,6 +28,8 @@ export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
 
 /** Incremental newline splitter for NDJSON framing. */
 export class LineDecoder {
@@ -50,25 +53,76 @@ export class LineDecoder {
     this.headBytes = headBytes;
   }
 
-  /** Feeds the next chunk; emits every line it completes. */
+  /**
+   * Feeds the next chunk; emits every line it completes. The lines that lie wholly inside the
+   * chunk are validated and decoded by one call each for the whole run of them and then cut
+   * from the text, so a chunk of many small messages costs a few native calls, not a few per
+   * line; only a line carried over from the previous chunk, a run longer than the cap, or a run
+   * with invalid UTF-8 goes line by line.
+   */
   push(chunk: Buffer | string): void {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     let start = 0;
-    while (start < bytes.length) {
-      const newline = bytes.indexOf(NEWLINE, start);
-      const end = newline === -1 ? bytes.length : newline;
-      this.take(bytes.subarray(start, end));
+    if (this.size > 0 || this.discarding) {
+      const newline = bytes.indexOf(NEWLINE);
       if (newline === -1) {
+        this.take(bytes);
         return;
       }
+      this.take(bytes.subarray(0, newline));
       this.finishLine();
       start = newline + 1;
+    }
+    const last = bytes.lastIndexOf(NEWLINE);
+    if (last >= start) {
+      // No line in a run that fits the cap can exceed it; a newline byte never sits inside a
+      // multi-byte character, so the run is valid UTF-8 exactly when each of its lines is.
+      if (last - start <= this.maxLineBytes && isUtf8(bytes.subarray(start, last))) {
+        this.emitLines(bytes.toString('utf8', start, last));
+      } else {
+        this.splitLines(bytes.subarray(start, last + 1));
+      }
+      start = last + 1;
+    }
+    if (start < bytes.length) {
+      this.take(bytes.subarray(start));
     }
   }
 
   /** Flushes a final line that the stream ended without terminating. */
   end(): void {
     this.finishLine();
+  }
+
+  /** Emits each line of `text`, a run of complete lines without its last terminator. */
+  private emitLines(text: string): void {
+    let start = 0;
+    for (;;) {
+      const newline = text.indexOf('\n', start);
+      const end = newline === -1 ? text.length : newline;
+      this.emit(text.charCodeAt(end - 1) === CARRIAGE_RETURN ? text.slice(start, end - 1) : text.slice(start, end));
+      if (newline === -1) return;
+      start = newline + 1;
+    }
+  }
+
+  /** Splits `bytes`, which ends with a newline, line by line, each measured and decoded alone. */
+  private splitLines(bytes: Buffer): void {
+    let start = 0;
+    while (start < bytes.length) {
+      const newline = bytes.indexOf(NEWLINE, start);
+      this.take(bytes.subarray(start, newline));
+      this.finishLine();
+      start = newline + 1;
+    }
+  }
+
+  private emit(text: string): void {
+    // A message starts with '{' or '['; only other lines need the whitespace check.
+    const first = text.charCodeAt(0);
+    if (first === OPEN_BRACE || first === OPEN_BRACKET || (text.length > 0 && text.trim() !== '')) {
+      this.handlers.online(text);
+    }
   }
 
   private take(piece: Buffer): void {
@@ -97,7 +151,7 @@ export class LineDecoder {
     if (this.size === 0) {
       return;
     }
-    let line = Buffer.concat(this.parts, this.size);
+    let line = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
     this.parts = [];
     this.size = 0;
     if (line[line.length - 1] === CARRIAGE_RETURN) {
@@ -110,9 +164,7 @@ export class LineDecoder {
       this.handlers.oninvalidtext();
       return;
     }
-    if (text.trim() !== '') {
-      this.handlers.online(text);
-    }
+    this.emit(text);
   }
 }
 

@@ -200,13 +200,16 @@ export class StdioClientTransport implements Transport {
     this.wire(child);
   }
 
-  /** Writes one line to the server's stdin, waiting for 'drain' when its pipe is full. */
+  /**
+   * Writes one line to the server's stdin, joined with the other lines of this turn into one
+   * write, waiting for 'drain' when its pipe is full.
+   */
   send(message: JSONRPCMessage | JSONRPCMessage[], _options?: TransportSendOptions): Promise<void> {
     const child = this.child;
     if (child === undefined || this.shutdown !== undefined || this.exit !== undefined) {
       return Promise.reject(new SdkError('NOT_CONNECTED', 'StdioClientTransport is not running'));
     }
-    return this.writer!.write(`${encodeMessage(message)}\n`);
+    return this.writer!.write(encodeMessage(message));
   }
 
   /** Ends the server and its process group (see the class comment); fires `onclose` once. */
@@ -251,6 +254,8 @@ export class StdioClientTransport implements Transport {
     if (this.exit === undefined) {
       // Read the tree before and while the server exits: its exit hands its children to init.
       this.tree?.running(true);
+      // What was sent this turn reaches the server before its input ends.
+      this.writer?.flush();
       child.stdin.end();
       const timeoutMs = this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
       const serverRuns = (): boolean => {

@@ -77,12 +77,15 @@ export class StdioServerTransport implements Transport {
     this.input.resume();
   }
 
-  /** Writes one line; resolves when the output accepted it, waiting for 'drain' when it is full. */
+  /**
+   * Writes one line, joined with the other lines of this turn into one write; resolves when the
+   * output accepted it, waiting for 'drain' when it is full.
+   */
   send(message: JSONRPCMessage | JSONRPCMessage[], _options?: TransportSendOptions): Promise<void> {
     if (this.closed) {
       return Promise.reject(new SdkError('NOT_CONNECTED', 'StdioServerTransport is closed'));
     }
-    return this.writer.write(`${encodeMessage(message)}\n`);
+    return this.writer.write(encodeMessage(message));
   }
 
   /** Stops reading and fires `onclose`. The output stream is left open for the process to use. */
@@ -91,6 +94,8 @@ export class StdioServerTransport implements Transport {
       return;
     }
     this.closed = true;
+    // Replies already sent this turn still go out: the output outlives the transport.
+    this.writer.flush();
     this.input.off('data', this.handleData);
     this.input.off('end', this.handleEnd);
     this.input.off('error', this.handleInputError);

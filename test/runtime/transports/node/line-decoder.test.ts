@@ -76,6 +76,38 @@ describe('LineDecoder', () => {
     expect(oversized).toEqual([]);
   });
 
+  it('refuses only the invalid line of a chunk of many, delivering the others in order', () => {
+    const { decoder, lines, invalid } = collect();
+    decoder.push(Buffer.concat([Buffer.from('{"a":1}\n"é"\n'), Buffer.from([0x22, 0xff, 0x22, 0x0a]), Buffer.from('{"b":2}\r\n[3]\n')]));
+    expect(invalid()).toBe(1);
+    expect(lines).toEqual(['{"a":1}', '"é"', '{"b":2}', '[3]']);
+  });
+
+  it('delivers every short line of a chunk longer than the cap, none as oversized', () => {
+    const { decoder, lines, oversized } = collect(8);
+    const many = Array.from({ length: 20 }, (_, index) => `{"i":${index}}`);
+    decoder.push(`${many.join('\n')}\n`);
+    expect(lines).toEqual(many);
+    expect(oversized).toEqual([]);
+  });
+
+  it('finishes a carried line, then the run of whole lines, then carries the rest', () => {
+    const { decoder, lines } = collect();
+    decoder.push('{"fir');
+    decoder.push('st":1}\n{"second":2}\n{"third":3}\n{"fou');
+    expect(lines).toEqual(['{"first":1}', '{"second":2}', '{"third":3}']);
+    decoder.push('rth":4}\n');
+    expect(lines).toEqual(['{"first":1}', '{"second":2}', '{"third":3}', '{"fourth":4}']);
+  });
+
+  it('counts a line split over chunks against the cap as a whole', () => {
+    const { decoder, lines, oversized } = collect(8);
+    decoder.push('12345');
+    decoder.push('6789\nok\n');
+    expect(oversized).toEqual([8]);
+    expect(lines).toEqual(['ok']);
+  });
+
   it('flushes an unterminated last line at end of input', () => {
     const { decoder, lines } = collect();
     decoder.push('last');

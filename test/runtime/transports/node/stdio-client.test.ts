@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SdkError } from '../../../../runtime/core/errors.js';
@@ -190,6 +192,25 @@ describe('StdioClientTransport', () => {
     expect((error as Error).message).toContain('ping');
     // The connection survives, and the server was sent nothing about the skipped line.
     expect(await protocol.request('ping', {}, { timeout: 600_000 })).toEqual({ seen: [] });
+  });
+
+  it('delivers what was sent in the turn close() is called in before ending the server\'s input', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'stdio-flush-'));
+    const file = join(folder, 'received.txt');
+    try {
+      // The server keeps all of its input and writes it out once the input ends.
+      const script = "let all = ''; process.stdin.on('data', (c) => { all += c; }); process.stdin.on('end', () => { require('node:fs').writeFileSync(process.argv[1], all); });";
+      const transport = new StdioClientTransport({ command: process.execPath, args: ['-e', script, file], closeTimeoutMs: 5_000 });
+      await transport.start();
+      const sent = [transport.send({ jsonrpc: '2.0', method: 'notifications/first' }), transport.send({ jsonrpc: '2.0', method: 'notifications/second' })];
+      await transport.close();
+      await Promise.all(sent);
+      const lines = readFileSync(file, 'utf8').split('\n');
+      expect(lines.pop()).toBe('');
+      expect(lines.map((line) => JSON.parse(line).method)).toEqual(['notifications/first', 'notifications/second']);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('rejects start with SPAWN_FAILED when the command does not exist', async () => {

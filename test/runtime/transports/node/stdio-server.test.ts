@@ -136,6 +136,36 @@ describe('StdioServerTransport in process', () => {
     expect(written.map((line) => JSON.parse(line).method)).toEqual(['a', 'b']);
   });
 
+  it('answers the requests of one chunk in one write', async () => {
+    const input = new PassThrough();
+    const writes: string[] = [];
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        writes.push(chunk.toString());
+        callback();
+      },
+    });
+    const protocol = new Protocol({ side: 'server', revision: createFakeRevision() });
+    protocol.setRequestHandler('ping', () => ({}));
+    await protocol.connect(new StdioServerTransport({ input, output }));
+    input.write([1, 2, 3, 4].map((id) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}\n`).join(''));
+    const lines = () => writes.join('').split('\n').filter((line) => line !== '');
+    await vi.waitFor(() => expect(lines()).toHaveLength(4));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.endsWith('\n')).toBe(true);
+    expect(lines().map((line) => JSON.parse(line).id).sort()).toEqual([1, 2, 3, 4]);
+  });
+
+  it('writes what was sent in the turn it closes in before closing', async () => {
+    const output = new PassThrough();
+    const transport = new StdioServerTransport({ input: new PassThrough(), output });
+    await transport.start();
+    const sent = transport.send({ jsonrpc: '2.0', method: 'last' });
+    await transport.close();
+    expect(JSON.parse(String(output.read()))).toEqual({ jsonrpc: '2.0', method: 'last' });
+    await sent;
+  });
+
   it('reports an output error and closes', async () => {
     const output = new Writable({
       write(_chunk, _encoding, callback) {

@@ -44,6 +44,7 @@ export function emitMethodNamesFile(sources: readonly MethodSource[]): string {
   }
   const byName = new Map<string, string>();
   const rows: string[] = [];
+  const nameHeaders = nameHeadersOf(sources);
   for (const method of [...byMethod.keys()].sort()) {
     const name = methodConstName(method);
     const clash = byName.get(name);
@@ -64,7 +65,32 @@ export function emitMethodNamesFile(sources: readonly MethodSource[]): string {
     `/** A method name of some pinned revision or extension. */`,
     `export type MethodName = (typeof Method)[keyof typeof Method];`,
     '',
+    `/**`,
+    ` * The methods whose stateless-era Streamable HTTP request carries \`Mcp-Name\`, with the params`,
+    ` * member the header repeats (MethodInfo.nameHeader, the same wherever the method has one): a`,
+    ` * server transport reads it before the request's revision is bound.`,
+    ` */`,
+    ...(nameHeaders.size === 0
+      ? [`export const nameHeaders: Readonly<Record<string, string>> = {};`]
+      : [`export const nameHeaders: Readonly<Record<string, string>> = {`, ...[...nameHeaders].map(([method, member]) => `  ${q(method)}: ${q(member)},`), `};`]),
+    '',
   ].join('\n');
+}
+
+/** The name header member of every method that has one; throws when two sources disagree. */
+function nameHeadersOf(sources: readonly MethodSource[]): Map<string, string> {
+  const members = new Map<string, { member: string; label: string }>();
+  for (const source of sources) {
+    for (const spec of source.methods) {
+      if (spec.nameHeader === null) continue;
+      const known = members.get(spec.method);
+      if (known !== undefined && known.member !== spec.nameHeader) {
+        throw new CodegenError(`method ${spec.method} carries params.${known.member} in Mcp-Name in ${known.label} but params.${spec.nameHeader} in ${source.label}`);
+      }
+      members.set(spec.method, { member: spec.nameHeader, label: source.label });
+    }
+  }
+  return new Map([...members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([method, { member }]) => [method, member]));
 }
 
 /** `change-notifications.ts`: the notifications that make cached results stale, across revisions. */

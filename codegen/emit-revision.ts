@@ -107,6 +107,7 @@ export function emitMethodsFile(model: RevisionModel, table: RevisionTable): str
         `    capability: ${spec.capability === null ? 'null' : `{ holder: ${q(spec.capability.holder)}, path: [${spec.capability.path.map(q).join(', ')}] }`},`,
         `    pagination: ${spec.paginatedField === null ? 'null' : `{ itemsField: ${q(spec.paginatedField)} }`},`,
         `    cacheable: ${spec.cacheable},`,
+        `    nameHeader: ${spec.nameHeader === null ? 'null' : q(spec.nameHeader)},`,
         '  },',
       ].join('\n'),
     );

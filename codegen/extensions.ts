@@ -13,6 +13,7 @@ import { emitTypes } from './emit-types.js';
 import { compileValidators, supportImport, type ValidatorTarget, validatorExport } from './emit-validators.js';
 import { EXTENSION_OVERLAY, type ExtensionFacts } from './extension-overlay.js';
 import type { MethodSpec, RevisionTable } from './method-table.js';
+import { nameHeaderMember } from './name-header.js';
 import { buildModel, CodegenError, reachable, type RevisionModel } from './model.js';
 import { applyPatches, loadPatches } from './patches.js';
 import { canonicalJson, isSchemaObject, mapSchema, refTarget, type Schema, stripAnnotations } from './schema-walk.js';
@@ -168,7 +169,7 @@ function messageKind(definition: string, bases: readonly string[], messages: Ext
 }
 
 /** The extension's methods: request and notification definitions (see messageKind) with a method const. */
-function buildExtensionTable(key: string, model: RevisionModel, name: string, id: string): RevisionTable {
+function buildExtensionTable(key: string, model: RevisionModel, name: string, id: string, coreStateless: boolean): RevisionTable {
   const facts = EXTENSION_OVERLAY[name];
   if (facts === undefined) throw new CodegenError(`${key}: codegen/extension-overlay.ts has no entry for extension ${name}`);
   const methods: MethodSpec[] = [];
@@ -205,6 +206,8 @@ function buildExtensionTable(key: string, model: RevisionModel, name: string, id
       paginatedField: null,
       cacheable: false,
       stubName: stubName(kind, definition, facts.definitionPrefix ?? ''),
+      // The extension's requests travel on its core revision's transport.
+      nameHeader: nameHeaderMember(model, { definition, kind, embedded: false, params: isSchemaObject(params) ? params : null, stateless: coreStateless }),
     });
   }
   for (const method of Object.keys(facts.directions)) {
@@ -241,7 +244,7 @@ export async function buildExtension(pin: ExtensionPin, core: RevisionModel, opt
   const shared = sharedWithCore(model, core);
   const local = Object.keys(model.definitions).filter((name) => !shared.has(name)).sort();
   const referenced = [...shared].sort();
-  const table = buildExtensionTable(key, model, pin.name, pin.id);
+  const table = buildExtensionTable(key, model, pin.name, pin.id, core.definitions.InitializeRequest === undefined);
   const facts = EXTENSION_OVERLAY[pin.name]!;
   for (const [method, names] of Object.entries(facts.resultAlternatives)) {
     for (const name of names) {

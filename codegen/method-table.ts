@@ -2,6 +2,7 @@ import { buildChangeNotifications, type ChangeNotificationSpec } from './change-
 import { revisionFeatures } from './revision-features.js';
 import { CAPABILITY_OVERLAY, ERROR_CODE_OVERLAY, LOGGING_SEVERITY_ORDER, STUB_NAME_OVERLAY } from './overlay.js';
 import { CodegenError, type RevisionModel } from './model.js';
+import { nameHeaderMember } from './name-header.js';
 import { isSchemaObject, refTarget, type Schema } from './schema-walk.js';
 import type { MethodDirection, RevisionFeatures } from './templates/contract.js';
 
@@ -26,6 +27,8 @@ export interface MethodSpec {
   readonly cacheable: boolean;
   /** Name of the typed stub (`callTool`, `notifyToolListChanged`). */
   readonly stubName: string;
+  /** The params member a stateless-era request's `Mcp-Name` header carries, or null (see NAME_HEADER_OVERLAY). */
+  readonly nameHeader: string | null;
 }
 
 export interface RevisionTable {
@@ -124,6 +127,8 @@ function capabilityExists(model: RevisionModel, side: 'client' | 'server', path:
 /** Derives the method table of a revision from its request/notification unions and the overlay. */
 export function buildTable(model: RevisionModel): RevisionTable {
   const warnings: string[] = [];
+  // The eras differ by the handshake (see revisionFeatures).
+  const stateless = model.definitions.InitializeRequest === undefined;
   const byMethod = new Map<string, { spec: Omit<MethodSpec, 'direction'>; from: Set<'client' | 'server'>; gate: { side: 'client' | 'server'; path: readonly string[] } | null }>();
   for (const union of UNIONS) {
     if (model.definitions[union.name] === undefined) continue;
@@ -165,6 +170,7 @@ export function buildTable(model: RevisionModel): RevisionTable {
           paginatedField: results.length > 0 ? paginatedField(model, results[0]!) : null,
           cacheable: results.length > 0 && requiresCacheHints(model, results[0]!),
           stubName: stubNameFor(union.kind, definition, method),
+          nameHeader: nameHeaderMember(model, { definition, kind: union.kind, embedded: union.embedded, params: isSchemaObject(params) ? params : null, stateless }),
         },
       });
     }

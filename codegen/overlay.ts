@@ -294,3 +294,30 @@ export const TRANSPORT_OVERLAY: Readonly<Record<string, TransportOverlayEntry>> 
   // connection after a `retry` field and the client polls; GET streams likewise.
   'docs/specification/2025-11-25/basic/transports.mdx': { primingEvents: true, ssePolling: true, resumableStreams: true },
 };
+
+/** The params member whose value a request's `Mcp-Name` header carries. */
+export interface NameHeaderOverlayEntry {
+  readonly member: string;
+  readonly cite: string;
+}
+
+const NAME_HEADER_PAGE = 'docs/specification/2026-07-28/basic/transports/streamable-http.mdx';
+
+/**
+ * Requests whose stateless-era Streamable HTTP request carries `Mcp-Name`, keyed by request
+ * definition: the header repeats the params member that names the request's target, and the
+ * server refuses a request that lacks it or disagrees with the body. Codegen applies an entry
+ * only to revisions of the stateless era (the stateful ones have no such header) and checks
+ * that the params have the member; every other method carries no `Mcp-Name` (a server checks
+ * it only when present).
+ */
+export const NAME_HEADER_OVERLAY: Readonly<Record<string, NameHeaderOverlayEntry>> = {
+  CallToolRequest: { member: 'name', cite: `${NAME_HEADER_PAGE} (the tool name)` },
+  GetPromptRequest: { member: 'name', cite: `${NAME_HEADER_PAGE} (the prompt name)` },
+  ReadResourceRequest: { member: 'uri', cite: `${NAME_HEADER_PAGE} (the resource URI)` },
+  // The tasks extension (io.modelcontextprotocol/tasks) addresses one task per request; its
+  // task id is the target as a tool name is, on the core revision's transport.
+  GetTaskRequest: { member: 'taskId', cite: `${NAME_HEADER_PAGE} (the task id of the tasks extension's requests)` },
+  UpdateTaskRequest: { member: 'taskId', cite: `${NAME_HEADER_PAGE} (the task id of the tasks extension's requests)` },
+  CancelTaskRequest: { member: 'taskId', cite: `${NAME_HEADER_PAGE} (the task id of the tasks extension's requests)` },
+};

@@ -114,3 +114,17 @@ export const Method = {
 
 /** A method name of some pinned revision or extension. */
 export type MethodName = (typeof Method)[keyof typeof Method];
+
+/**
+ * The methods whose stateless-era Streamable HTTP request carries `Mcp-Name`, with the params
+ * member the header repeats (MethodInfo.nameHeader, the same wherever the method has one): a
+ * server transport reads it before the request's revision is bound.
+ */
+export const nameHeaders: Readonly<Record<string, string>> = {
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/cancel': 'taskId',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tools/call': 'name',
+};

@@ -78,6 +78,12 @@ export interface MethodInfo {
    * stateless era's list and read results), so a server can fill in defaults.
    */
   readonly cacheable: boolean;
+  /**
+   * The params member (`name`, `uri`, `taskId`) whose value a stateless-era Streamable HTTP
+   * request repeats in its `Mcp-Name` header, which the server then requires; null for a
+   * method that carries no `Mcp-Name` (checked only when present) and in the stateful era.
+   */
+  readonly nameHeader: string | null;
 }
 
 /** The protocol era of a revision: `stateful` (initialize handshake) or `stateless` (per-request `_meta`). */

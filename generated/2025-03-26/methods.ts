@@ -19,6 +19,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['completions'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'initialize': {
     method: 'initialize',
@@ -34,6 +35,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'logging/setLevel': {
     method: 'logging/setLevel',
@@ -49,6 +51,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['logging'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/cancelled': {
     method: 'notifications/cancelled',
@@ -64,6 +67,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/initialized': {
     method: 'notifications/initialized',
@@ -79,6 +83,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/message': {
     method: 'notifications/message',
@@ -94,6 +99,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['logging'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/progress': {
     method: 'notifications/progress',
@@ -109,6 +115,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/prompts/list_changed': {
     method: 'notifications/prompts/list_changed',
@@ -124,6 +131,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['prompts', 'listChanged'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/resources/list_changed': {
     method: 'notifications/resources/list_changed',
@@ -139,6 +147,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['resources', 'listChanged'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/resources/updated': {
     method: 'notifications/resources/updated',
@@ -154,6 +163,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['resources', 'subscribe'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/roots/list_changed': {
     method: 'notifications/roots/list_changed',
@@ -169,6 +179,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['roots', 'listChanged'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/tools/list_changed': {
     method: 'notifications/tools/list_changed',
@@ -184,6 +195,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['tools', 'listChanged'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ping': {
     method: 'ping',
@@ -199,6 +211,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'prompts/get': {
     method: 'prompts/get',
@@ -214,6 +227,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['prompts'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'prompts/list': {
     method: 'prompts/list',
@@ -229,6 +243,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['prompts'] },
     pagination: { itemsField: 'prompts' },
     cacheable: false,
+    nameHeader: null,
   },
   'resources/list': {
     method: 'resources/list',
@@ -244,6 +259,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resources' },
     cacheable: false,
+    nameHeader: null,
   },
   'resources/read': {
     method: 'resources/read',
@@ -259,6 +275,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'resources/subscribe': {
     method: 'resources/subscribe',
@@ -274,6 +291,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['resources', 'subscribe'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'resources/templates/list': {
     method: 'resources/templates/list',
@@ -289,6 +307,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resourceTemplates' },
     cacheable: false,
+    nameHeader: null,
   },
   'resources/unsubscribe': {
     method: 'resources/unsubscribe',
@@ -304,6 +323,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['resources', 'subscribe'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'roots/list': {
     method: 'roots/list',
@@ -319,6 +339,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['roots'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'sampling/createMessage': {
     method: 'sampling/createMessage',
@@ -334,6 +355,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['sampling'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'tools/call': {
     method: 'tools/call',
@@ -349,6 +371,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['tools'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'tools/list': {
     method: 'tools/list',
@@ -364,6 +387,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['tools'] },
     pagination: { itemsField: 'tools' },
     cacheable: false,
+    nameHeader: null,
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;
 

@@ -20,6 +20,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['completions'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'elicitation/create': {
     method: 'elicitation/create',
@@ -35,6 +36,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['elicitation'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/cancelled': {
     method: 'notifications/cancelled',
@@ -50,6 +52,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/message': {
     method: 'notifications/message',
@@ -65,6 +68,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['logging'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/progress': {
     method: 'notifications/progress',
@@ -80,6 +84,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/prompts/list_changed': {
     method: 'notifications/prompts/list_changed',
@@ -95,6 +100,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['prompts', 'listChanged'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/resources/list_changed': {
     method: 'notifications/resources/list_changed',
@@ -110,6 +116,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['resources', 'listChanged'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/resources/updated': {
     method: 'notifications/resources/updated',
@@ -125,6 +132,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['resources', 'subscribe'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/subscriptions/acknowledged': {
     method: 'notifications/subscriptions/acknowledged',
@@ -140,6 +148,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'notifications/tools/list_changed': {
     method: 'notifications/tools/list_changed',
@@ -155,6 +164,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['tools', 'listChanged'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'prompts/get': {
     method: 'prompts/get',
@@ -170,6 +180,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['prompts'] },
     pagination: null,
     cacheable: false,
+    nameHeader: 'name',
   },
   'prompts/list': {
     method: 'prompts/list',
@@ -185,6 +196,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['prompts'] },
     pagination: { itemsField: 'prompts' },
     cacheable: true,
+    nameHeader: null,
   },
   'resources/list': {
     method: 'resources/list',
@@ -200,6 +212,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resources' },
     cacheable: true,
+    nameHeader: null,
   },
   'resources/read': {
     method: 'resources/read',
@@ -215,6 +228,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: null,
     cacheable: true,
+    nameHeader: 'uri',
   },
   'resources/templates/list': {
     method: 'resources/templates/list',
@@ -230,6 +244,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['resources'] },
     pagination: { itemsField: 'resourceTemplates' },
     cacheable: true,
+    nameHeader: null,
   },
   'roots/list': {
     method: 'roots/list',
@@ -245,6 +260,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['roots'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'sampling/createMessage': {
     method: 'sampling/createMessage',
@@ -260,6 +276,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['sampling'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'server/discover': {
     method: 'server/discover',
@@ -275,6 +292,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: true,
+    nameHeader: null,
   },
   'subscriptions/listen': {
     method: 'subscriptions/listen',
@@ -290,6 +308,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'tools/call': {
     method: 'tools/call',
@@ -305,6 +324,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['tools'] },
     pagination: null,
     cacheable: false,
+    nameHeader: 'name',
   },
   'tools/list': {
     method: 'tools/list',
@@ -320,6 +340,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['tools'] },
     pagination: { itemsField: 'tools' },
     cacheable: true,
+    nameHeader: null,
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;
 

@@ -21,8 +21,10 @@ export interface CustomRequestSpec {
   readonly extension?: string;
   /**
    * Whether a stateless-era Streamable HTTP request must carry `Mcp-Name` (its params' name,
-   * URI or task id). Default true; false (a method the transport spec does not list, such as
-   * an extension's `skills/get`) checks the header only when it is present.
+   * URI or task id); otherwise the header is checked only when present. A revision's methods
+   * and a generated extension's carry this as a generated fact (MethodInfo.nameHeader). Default
+   * true for an application's method, false for an extension's (`extension` set), since the
+   * transport spec lists no method of an extension written by hand (such as `skills/get`).
    */
   readonly nameHeader?: boolean;
 }
@@ -51,8 +53,8 @@ export interface ResolvedMethod {
   readonly result: Validator | null;
   /** True when registered by the application rather than generated from the schema. */
   readonly custom: boolean;
-  /** True when `Mcp-Name` is checked only when present (see CustomRequestSpec.nameHeader). */
-  readonly nameHeaderOptional?: boolean;
+  /** Whether a stateless-era HTTP request must carry `Mcp-Name` (MethodInfo.nameHeader, CustomRequestSpec.nameHeader). */
+  readonly nameHeader: boolean;
 }
 
 /** True when a peer playing `sender` may send a method with `direction`. */
@@ -107,7 +109,7 @@ export class MethodTable {
       params: spec.params,
       result: spec.result,
       custom: true,
-      ...(spec.nameHeader === false ? { nameHeaderOptional: true } : {}),
+      nameHeader: spec.nameHeader ?? spec.extension === undefined,
     });
   }
 
@@ -123,6 +125,7 @@ export class MethodTable {
       params: spec.params,
       result: null,
       custom: true,
+      nameHeader: false,
     });
   }
 
@@ -173,6 +176,7 @@ export class MethodTable {
         params: info.params,
         result: info.result === null ? null : this.withAlternatives(method, info.result),
         custom: false,
+        nameHeader: info.nameHeader !== null,
       };
     }
     return this.customMethods.get(method);

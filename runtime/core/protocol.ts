@@ -1,3 +1,4 @@
+import { nameHeaders } from '../../generated/methods.js';
 import type { RevisionModule, Validator } from './contract.js';
 import { Dispatcher } from './dispatcher.js';
 import { asError, messageOf, type ProtocolError, SdkError } from './errors.js';
@@ -276,9 +277,16 @@ export class Protocol {
     return this.methods.lookup(method) !== undefined;
   }
 
-  /** Whether a stateless-era HTTP request for `method` must carry `Mcp-Name` (see CustomRequestSpec.nameHeader). */
+  /**
+   * Whether a stateless-era HTTP request for `method` must carry `Mcp-Name`: a custom method
+   * says so itself (CustomRequestSpec.nameHeader); a schema method's fact is generated
+   * (`nameHeaders`), read by name since the transport checks headers before the request's
+   * revision is bound.
+   */
   requiresNameHeader(method: string): boolean {
-    return this.methods.lookup(method)?.nameHeaderOptional !== true;
+    const resolved = this.methods.lookup(method);
+    if (resolved?.custom === true) return resolved.nameHeader;
+    return Object.hasOwn(nameHeaders, method);
   }
 
   /** Removes a custom method registration; returns whether there was one. */

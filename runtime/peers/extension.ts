@@ -128,7 +128,7 @@ export function callToolThrough(extensions: readonly Extension[], tool: Extensio
 export function registerExtensionModule(endpoint: ExtensionEndpoint, module: ExtensionModule): void {
   for (const info of Object.values(module.methods)) {
     const spec = { params: info.params, direction: info.direction, paramsRequired: info.paramsRequired, extension: module.id };
-    if (info.kind === 'request') endpoint.protocol.registerCustomRequest(info.method, { ...spec, result: info.result! });
+    if (info.kind === 'request') endpoint.protocol.registerCustomRequest(info.method, { ...spec, result: info.result!, nameHeader: info.nameHeader !== null });
     else endpoint.protocol.registerCustomNotification(info.method, spec);
   }
   for (const [method, members] of Object.entries(module.resultAlternatives)) {

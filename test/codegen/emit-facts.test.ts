@@ -4,7 +4,7 @@ import { emitMethodNamesFile, methodConstName } from '../../codegen/emit-facts.j
 import type { MethodSpec } from '../../codegen/method-table.js';
 import { Method } from '../../generated/methods.js';
 
-const spec = (method: string, kind: MethodSpec['kind'] = 'request') => ({ method, kind }) as MethodSpec;
+const spec = (method: string, kind: MethodSpec['kind'] = 'request', nameHeader: string | null = null) => ({ method, kind, nameHeader }) as MethodSpec;
 
 describe('methodConstName', () => {
   it.each([
@@ -33,6 +33,22 @@ describe('emitMethodNamesFile', () => {
     expect(text).toContain("  /** `tools/call`: request in 2025-11-25, 2026-07-28. */\n  ToolsCall: 'tools/call',");
     expect(text).toContain("  /** `tasks/update`: request in extension io.modelcontextprotocol/tasks. */\n  TasksUpdate: 'tasks/update',");
     expect(text).toContain("  NotificationsTasksStatus: 'notifications/tasks/status',");
+  });
+
+  it('lists the name header member of each method that has one, once across revisions', () => {
+    const text = emitMethodNamesFile([
+      { label: '2025-11-25', methods: [spec('tools/call'), spec('tasks/get')] },
+      { label: '2026-07-28', methods: [spec('tools/call', 'request', 'name'), spec('tools/list')] },
+      { label: 'extension io.modelcontextprotocol/tasks', methods: [spec('tasks/get', 'request', 'taskId')] },
+    ]);
+    expect(text).toContain("export const nameHeaders: Readonly<Record<string, string>> = {\n  'tasks/get': 'taskId',\n  'tools/call': 'name',\n};");
+  });
+
+  it('fails when two sources name different members for one method', () => {
+    expect(() => emitMethodNamesFile([
+      { label: '2026-07-28', methods: [spec('tools/call', 'request', 'name')] },
+      { label: '2099-01-01', methods: [spec('tools/call', 'request', 'tool')] },
+    ])).toThrow(/tools\/call carries params.name in Mcp-Name in 2026-07-28 but params.tool in 2099-01-01/);
   });
 
   it('fails when two methods give the same constant name', () => {

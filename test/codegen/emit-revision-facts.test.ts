@@ -51,7 +51,7 @@ describe('generated/facts.ts', () => {
 describe('emitFactsFile', () => {
   const spec = (method: string, stubName: string): MethodSpec => ({
     method, kind: 'request', direction: 'client-to-server', embedded: false, definition: 'X', paramsDefinition: null, paramsSchema: null,
-    paramsRequired: false, resultDefinitions: ['EmptyResult'], capability: { holder: 'receiver', path: ['tools'] }, paginatedField: null, cacheable: false, stubName,
+    paramsRequired: false, resultDefinitions: ['EmptyResult'], capability: { holder: 'receiver', path: ['tools'] }, paginatedField: null, cacheable: false, stubName, nameHeader: null,
   });
   const entry = (revision: string, methods: MethodSpec[]) => ({
     model: { pin: { revision, era: 'stateful', status: 'released' } } as unknown as RevisionModel,

@@ -22,6 +22,7 @@ function spec(method: string, stubName: string, kind: MethodSpec['kind'], direct
     paginatedField: null,
     cacheable: false,
     stubName,
+    nameHeader: null,
   };
 }
 

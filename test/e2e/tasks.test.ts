@@ -65,6 +65,24 @@ describe('tasks extension over Streamable HTTP (2026-07-28)', () => {
     await client.close();
   });
 
+  it('refuses with -32602 a tasks/update answer that is no result of the question\'s method', async () => {
+    const { client, tasks } = await connect('alice');
+    const handle = (await client.callTool({ name: 'book', arguments: {} })) as unknown as { taskId: string };
+    await expect.poll(async () => (await tasks.get(client, handle.taskId)).status).toBe('input_required');
+    const task = (await tasks.get(client, handle.taskId)) as unknown as { inputRequests: Record<string, { method: string }> };
+    const [key, question] = Object.entries(task.inputRequests)[0]!;
+    expect(question.method).toBe('elicitation/create');
+    const update = client.request as (method: string, params: unknown) => Promise<unknown>;
+    // A roots/list result fits the schema's union of answers, but not the elicitation it answers.
+    const refusal = await update.call(client, 'tasks/update', { taskId: handle.taskId, inputResponses: { [key]: { roots: [] } } }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ProtocolError);
+    expect((refusal as ProtocolError).code).toBe(-32602);
+    expect((refusal as ProtocolError).message).toContain(`inputResponses.${key} is not a elicitation/create result`);
+    expect((await tasks.get(client, handle.taskId)).status).toBe('input_required');
+    await tasks.cancel(client, handle.taskId);
+    await client.close();
+  });
+
   it('a client without the extension gets the plain result, or -32021 for a task-only tool', async () => {
     const { client } = await connect('bob', false);
     expect(textOf(await client.callTool({ name: 'compute', arguments: { ms: 1 } }))).toBe('computed in 1 ms');

@@ -19,6 +19,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/initialize': {
     method: 'ui/initialize',
@@ -34,6 +35,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/message': {
     method: 'ui/message',
@@ -49,6 +51,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/notifications/host-context-changed': {
     method: 'ui/notifications/host-context-changed',
@@ -64,6 +67,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/notifications/initialized': {
     method: 'ui/notifications/initialized',
@@ -79,6 +83,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/notifications/request-teardown': {
     method: 'ui/notifications/request-teardown',
@@ -94,6 +99,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/notifications/sandbox-proxy-ready': {
     method: 'ui/notifications/sandbox-proxy-ready',
@@ -109,6 +115,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/notifications/sandbox-resource-ready': {
     method: 'ui/notifications/sandbox-resource-ready',
@@ -124,6 +131,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/notifications/size-changed': {
     method: 'ui/notifications/size-changed',
@@ -139,6 +147,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/notifications/tool-cancelled': {
     method: 'ui/notifications/tool-cancelled',
@@ -154,6 +163,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/notifications/tool-input': {
     method: 'ui/notifications/tool-input',
@@ -169,6 +179,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/notifications/tool-input-partial': {
     method: 'ui/notifications/tool-input-partial',
@@ -184,6 +195,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/notifications/tool-result': {
     method: 'ui/notifications/tool-result',
@@ -199,6 +211,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/open-link': {
     method: 'ui/open-link',
@@ -214,6 +227,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/request-display-mode': {
     method: 'ui/request-display-mode',
@@ -229,6 +243,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/resource-teardown': {
     method: 'ui/resource-teardown',
@@ -244,6 +259,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'ui/update-model-context': {
     method: 'ui/update-model-context',
@@ -259,6 +275,7 @@ export const methods = {
     capability: null,
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;
 

@@ -19,6 +19,7 @@ export const methods = {
     capability: { holder: 'sender', path: ['extensions', 'io.modelcontextprotocol/tasks'] },
     pagination: null,
     cacheable: false,
+    nameHeader: null,
   },
   'tasks/cancel': {
     method: 'tasks/cancel',
@@ -34,6 +35,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['extensions', 'io.modelcontextprotocol/tasks'] },
     pagination: null,
     cacheable: false,
+    nameHeader: 'taskId',
   },
   'tasks/get': {
     method: 'tasks/get',
@@ -49,6 +51,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['extensions', 'io.modelcontextprotocol/tasks'] },
     pagination: null,
     cacheable: false,
+    nameHeader: 'taskId',
   },
   'tasks/update': {
     method: 'tasks/update',
@@ -64,6 +67,7 @@ export const methods = {
     capability: { holder: 'receiver', path: ['extensions', 'io.modelcontextprotocol/tasks'] },
     pagination: null,
     cacheable: false,
+    nameHeader: 'taskId',
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;
 

@@ -4,9 +4,9 @@
  * and keeps the tokens fresh. {@link withOAuth} drives it from HTTP responses.
  */
 import { SdkError, messageOf } from '../../core/errors.js';
+import { authorizationRequest, pendingAuthorizationFor, pendingKey, redeemAuthorizationResponse, type PendingAuthorization } from './authorization-code.js';
 import type { FetchLike } from '../../transports/http/client-request.js';
 import type { BearerChallenge } from './challenge.js';
-import { createPkcePair, randomToken } from './crypto.js';
 import { canonicalResource } from './discovery.js';
 import { dpopProverFor, type DpopProver } from './dpop.js';
 import { chooseAuthMethod, requestToken } from './endpoints.js';
@@ -30,22 +30,6 @@ const MAX_PENDING_AUTHORIZATION_TTL_MS = 24 * 60 * 60_000;
 export interface OAuthAuthorizerOptions {
   /** The fetch for metadata, registration and token requests (default `globalThis.fetch`). */
   readonly fetch?: FetchLike | undefined;
-}
-
-/** An authorization waiting for the user to come back, as stored under `pending:<state>`. */
-interface PendingAuthorization {
-  readonly state: string;
-  readonly verifier: string;
-  readonly issuer: string;
-  readonly issParameterSupported: boolean;
-  readonly resource: string;
-  readonly redirectUri: string;
-  readonly scope: string | undefined;
-  readonly client: OAuthClientInformation;
-  readonly method: TokenEndpointAuthMethod;
-  readonly tokenEndpoint: string;
-  /** Unix milliseconds after which the authorization response is refused. */
-  readonly expiresAt: number;
 }
 
 /**
@@ -163,13 +147,7 @@ export class OAuthAuthorizer {
    */
   async finishAuthorization(callbackUrl: string | URL, signal?: AbortSignal): Promise<void> {
     const callback = new URL(callbackUrl);
-    const state = callback.searchParams.get('state');
-    const pending = state === null ? undefined : ((await this.store.get(`pending:${state}`)) as PendingAuthorization | undefined);
-    if (pending === undefined) throw new SdkError('AUTHORIZATION_FAILED', 'The authorization response matches no authorization in progress (unknown state)');
-    if (!(typeof pending.expiresAt === 'number' && pending.expiresAt > Date.now())) {
-      await this.store.delete(`pending:${pending.state}`);
-      throw new SdkError('AUTHORIZATION_FAILED', 'The authorization response arrived after the authorization it answers expired; start a new one');
-    }
+    const pending = await pendingAuthorizationFor(this.store, callback);
     await this.exclusive(undefined, () => this.complete(pending, callback, signal), true);
   }
 
@@ -326,34 +304,11 @@ export class OAuthAuthorizer {
       throw new SdkError('AUTHORIZATION_FAILED', `The authorization server ${target.issuer} does not advertise PKCE S256 support; refusing to authorize`);
     }
     const { client, method } = await clientFor(this.provider, this.store, this.fetchImpl, target, this.serverUrl, signal);
-    const pkce = await createPkcePair();
-    const state = randomToken(24);
-    const url = new URL(target.authorizationEndpoint);
-    url.searchParams.set('response_type', 'code');
-    url.searchParams.set('client_id', client.client_id);
-    url.searchParams.set('redirect_uri', redirectUri);
-    url.searchParams.set('code_challenge', pkce.challenge);
-    url.searchParams.set('code_challenge_method', pkce.method);
-    url.searchParams.set('state', state);
-    if (scope !== undefined) url.searchParams.set('scope', scope);
-    url.searchParams.set('resource', target.resource);
+    const { url, pending } = await authorizationRequest(target, { client, method, redirectUri, scope, ttlMs: this.pendingTtlMs });
     // Discovery checked the endpoint; this check sits right in front of the browser launch.
     assertAuthUrlScheme(url, 'browser');
     await this.discovery.gate.check(url, 'browser');
-    const pending: PendingAuthorization = {
-      state,
-      verifier: pkce.verifier,
-      issuer: target.issuer,
-      issParameterSupported: target.metadata?.authorization_response_iss_parameter_supported === true,
-      resource: target.resource,
-      redirectUri,
-      scope,
-      client,
-      method,
-      tokenEndpoint: target.tokenEndpoint,
-      expiresAt: Date.now() + this.pendingTtlMs,
-    };
-    await this.store.set(`pending:${state}`, pending);
+    await this.store.set(pendingKey(pending.state), pending);
     const callback = await redirect(url);
     if (callback === undefined) {
       throw new SdkError('AUTHORIZATION_FAILED', 'Authorization continues in the user agent; call finishAuthorization with the redirect URL', { data: { authorizationUrl: url.href } });
@@ -361,38 +316,9 @@ export class OAuthAuthorizer {
     await this.complete(pending, new URL(callback), signal);
   }
 
-  /** Validates the authorization response (state, then `iss`, then errors) and exchanges the code. */
+  /** Validates the authorization response and exchanges its code (see redeemAuthorizationResponse). */
   private async complete(pending: PendingAuthorization, callback: URL, signal: AbortSignal | undefined): Promise<void> {
-    const params = callback.searchParams;
-    if (params.get('state') !== pending.state) {
-      throw new SdkError('AUTHORIZATION_FAILED', 'The authorization response carries a state that does not match the request; it is not the answer to this authorization');
-    }
-    await this.store.delete(`pending:${pending.state}`);
-    // RFC 9207: a present iss is compared by simple string comparison, an absent one is refused only where advertised.
-    const iss = params.get('iss');
-    if (iss !== null ? iss !== pending.issuer : pending.issParameterSupported) {
-      throw new SdkError('AUTHORIZATION_FAILED', iss === null
-        ? `The authorization response lacks the iss parameter that ${pending.issuer} advertises`
-        : `The authorization response comes from issuer ${JSON.stringify(iss)}, not from ${JSON.stringify(pending.issuer)}`);
-    }
-    const error = params.get('error');
-    if (error !== null) throw new OAuthError(error, params.get('error_description') ?? undefined);
-    const code = params.get('code');
-    if (code === null) throw new SdkError('AUTHORIZATION_FAILED', 'The authorization response carries no code');
-    let tokens: OAuthTokens;
-    try {
-      tokens = await requestToken({
-        endpoint: pending.tokenEndpoint,
-        params: { grant_type: 'authorization_code', code, redirect_uri: pending.redirectUri, code_verifier: pending.verifier, resource: pending.resource },
-        client: pending.client,
-        method: pending.method,
-        dpop: this.dpop,
-        fetch: this.fetchImpl,
-        signal,
-      });
-    } catch (cause) {
-      throw cause instanceof OAuthError || cause instanceof SdkError ? cause : new SdkError('AUTHORIZATION_FAILED', `The token exchange failed: ${messageOf(cause)}`, { cause });
-    }
+    const tokens = await redeemAuthorizationResponse(pending, callback, this.store, { dpop: this.dpop, fetch: this.fetchImpl, signal });
     await this.save(tokens, { issuer: pending.issuer, resource: pending.resource }, pending.scope);
   }
 

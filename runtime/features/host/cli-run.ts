@@ -6,24 +6,17 @@
  */
 import { SdkError, messageOf } from '../../core/errors.js';
 import type { Progress } from '../../core/pending-requests.js';
-import { EXIT, keyValueArguments, parseArgs, splitCommandLine, UsageError, type CliArgs } from './cli-args.js';
-import { clip, isConfigurationFailure, toolParameters, isFileFailure, protocolErrorOf, renderPrompt, renderResourceContents, renderToolResult, statusDetail, table, terminalIo } from './cli-format.js';
-import { USAGE } from './cli-usage.js';
-import type { ConfigDiagnostic, ServerConfig } from './config.js';
-import { loadConfig, type LoadConfigOptions } from './config-loader.js';
-import { trustFilePath } from './config-paths.js';
-import { ConnectionManager, type ConnectionManagerOptions } from './manager.js';
-import { NodeOAuth } from './oauth.js';
-import { askUrl, login, logout, writeJson, type CliIo } from './cli-auth.js';
-import { approveAllRequested, askApprovals } from './cli-trust.js';
+import { EXIT, keyValueArguments, parseArgs, UsageError, type CliArgs } from './cli-args.js';
+import { login, logout, writeJson, type CliIo } from './cli-auth.js';
 import { complete } from './cli-complete.js';
-import { askForm } from './cli-elicit.js';
+import { clip, isConfigurationFailure, toolParameters, protocolErrorOf, renderPrompt, renderResourceContents, renderToolResult, statusDetail, table, terminalIo } from './cli-format.js';
+import { createCliManager, oneOffName } from './cli-manager.js';
+import { USAGE } from './cli-usage.js';
+import type { ConnectionManager } from './manager.js';
 import { terminalSafe } from './terminal-text.js';
-import { FileTrustStore } from './trust.js';
 
 export type { CliIo } from './cli-auth.js';
 export { USAGE } from './cli-usage.js';
-
 
 /** Commands that name a server as their first argument, and those where it is optional. */
 const SERVER_REQUIRED = new Set(['call', 'read', 'prompt', 'complete', 'login', 'logout']);
@@ -89,13 +82,13 @@ class CliSession {
     if (command === undefined || !['servers', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'complete', 'login', 'logout'].includes(command)) {
       throw new UsageError(`unknown command ${JSON.stringify(command)} (try --help)`);
     }
-    const oneOff = this.oneOffName();
+    const oneOff = oneOffName(this.args);
     let positionals = [...this.args.positionals];
     // With a one-off server, naming it is optional.
     if (oneOff !== undefined && (SERVER_REQUIRED.has(command) || SERVER_OPTIONAL.has(command)) && positionals[0] !== oneOff) positionals.unshift(oneOff);
     const server = SERVER_REQUIRED.has(command) || SERVER_OPTIONAL.has(command) ? positionals[0] : undefined;
     if (SERVER_REQUIRED.has(command) && server === undefined) throw new UsageError(`${command} needs a server name`);
-    const manager = await this.createManager(server);
+    const manager = await createCliManager(this.args, this.io, server, () => this.endProgress());
     if (manager === undefined) return EXIT.USAGE;
     this.manager = manager;
     if (server !== undefined && !manager.serverNames.includes(server)) {
@@ -156,64 +149,6 @@ class CliSession {
 
   async close(): Promise<void> {
     await this.manager?.close();
-  }
-
-  /** The manager for this run, or undefined when a configuration file is unusable (reported). */
-  private async createManager(server: string | undefined): Promise<ConnectionManager | undefined> {
-    const env = this.io.env ?? process.env;
-    const options: ConnectionManagerOptions = {
-      clientInfo: { name: 'mcpgen-cli', version: '0.1.0' },
-      connectTimeoutMs: this.args.connectTimeoutMs,
-      callTimeoutMs: this.args.callTimeoutMs,
-      env,
-      reconnect: false,
-      onUrlElicitation: (prompt) => askUrl(this.io, prompt),
-      onFormElicitation: (prompt) => {
-        this.endProgress();
-        return askForm(this.io, prompt);
-      },
-      // Every remote server may use the tokens `mcpgen login` stored; none opens a browser unasked.
-      oauth: new NodeOAuth({ env, clientName: 'mcpgen' }),
-      resultSizing: { maxChars: this.args.maxResultChars, strategy: this.args.resultStrategy, directory: this.args.resultDirectory },
-    };
-    const oneOff = this.oneOffConfig();
-    if (oneOff !== undefined) return new ConnectionManager({ [this.oneOffName()!]: oneOff }, options);
-    const trustStore = new FileTrustStore(trustFilePath(env));
-    const load: LoadConfigOptions = {
-      cwd: this.args.cwd ?? this.io.cwd,
-      env,
-      extraFiles: this.args.configFiles,
-      trustStore,
-      approveAll: approveAllRequested(this.args.approve, env),
-    };
-    let config = loadConfig(load);
-    // A file that is not valid JSON (or not safe to read) stops every command: acting on the
-    // rest could connect somewhere the user did not mean.
-    if (!config.diagnostics.some(isFileFailure)) {
-      const asked = config.pending.filter((request) => server === undefined || request.name === server);
-      if (await askApprovals(asked, this.io, trustStore) > 0) config = loadConfig(load);
-    }
-    for (const problem of config.diagnostics) this.report(problem);
-    if (config.diagnostics.some(isFileFailure)) return undefined;
-    return new ConnectionManager(config.servers, { ...options, rejected: config.rejected, pending: config.pending });
-  }
-
-  private oneOffName(): string | undefined {
-    if (this.args.stdio === undefined && this.args.url === undefined) return undefined;
-    return this.args.name ?? (this.args.stdio !== undefined ? 'stdio' : 'url');
-  }
-
-  private oneOffConfig(): ServerConfig | undefined {
-    if (this.args.url !== undefined) return { type: /^wss?:/i.test(this.args.url) ? 'ws' : 'http', url: this.args.url };
-    if (this.args.stdio === undefined) return undefined;
-    const [command, ...rest] = splitCommandLine(this.args.stdio);
-    if (command === undefined) throw new UsageError('--stdio needs a command');
-    return { type: 'stdio', command, args: rest, env: inheritedEnv(this.io.env ?? process.env) };
-  }
-
-  private report(problem: ConfigDiagnostic): void {
-    const where = [problem.file, problem.server === undefined ? undefined : `server ${problem.server}`, problem.path].filter((part) => part !== undefined).join(', ');
-    this.io.stderr.write(`mcpgen: ${problem.severity}: ${where}: ${problem.message}\n`);
   }
 
   private async servers(manager: ConnectionManager): Promise<number> {
@@ -393,15 +328,4 @@ class CliSession {
     if (this.progressShown && this.io.stderr.isTTY === true) this.terminal.stderr.write('\r\u001b[2K');
     this.progressShown = false;
   }
-
-}
-
-/**
- * A one-off stdio server typed on the command line gets the caller's PATH-like environment,
- * as a shell would give it; configured servers get only what their entry sets.
- */
-function inheritedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-  return out;
 }

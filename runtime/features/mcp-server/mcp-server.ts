@@ -1,20 +1,19 @@
 import type * as Stateful from '../../../generated/protocol/stateful.js';
-import type { EndpointOptions } from '../../peers/endpoint.js';
 import { asError } from '../../core/errors.js';
-import { InterpretingJsonSchemaValidator } from '../../json-schema/interpreter.js';
-import { toParsingSchema, type ParsingSchema, type SchemaInput, type SchemaSide, type ToJsonSchema } from '../../json-schema/schema-input.js';
-import type { JsonSchemaValidator } from '../../json-schema/types.js';
-import type { SchemaCache } from './context.js';
-import { installHandlers, type CacheKind, type ServerHost } from './handlers.js';
-import { HookSet, type McpServerHooks } from './hooks.js';
 import type { Middleware } from '../../core/middleware.js';
+import type { Transport } from '../../core/transport.js';
 import { headerParameters, type HeaderParameter } from '../../era/mcp-headers.js';
-import { RequestStateCodec, type RequestStateOptions } from '../../era/request-state.js';
+import { RequestStateCodec } from '../../era/request-state.js';
 import type { CacheHint } from '../../era/subscriptions.js';
-
-/** The cache hint of results whose kind has none configured: re-fetch, not shareable. */
-const DEFAULT_CACHE_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
-import { ListChangedNotifier, type ListChangedMode } from './list-changed.js';
+import { InterpretingJsonSchemaValidator } from '../../json-schema/interpreter.js';
+import type { SchemaInput } from '../../json-schema/schema-input.js';
+import { Server } from '../../peers/server.js';
+import { UriTemplate } from '../uri-template/uri-template.js';
+import { deriveCapabilities } from './capabilities.js';
+import { installHandlers, type ServerHost } from './handlers.js';
+import { HookSet, type McpServerHooks } from './hooks.js';
+import { ListChangedNotifier } from './list-changed.js';
+import type { McpServerOptions } from './options.js';
 import { buildPromptEntry, PromptHandle, type PromptCallback, type PromptConfig, type PromptEntry, type RegisteredPrompt } from './prompts.js';
 import { Registry, type ListKind } from './registry.js';
 import {
@@ -32,71 +31,14 @@ import {
   type ResourceTemplateConfig,
   type TemplateEntry,
 } from './resources.js';
+import { ParsingSchemaCache } from './schema-cache.js';
 import { McpSession } from './session.js';
 import { buildToolEntry, checkToolName, ToolHandle, type RegisteredTool, type ToolConfig, type ToolEntry, type ToolHandler } from './tools.js';
-import { Server } from '../../peers/server.js';
-import type { Transport } from '../../core/transport.js';
-import { UriTemplate } from '../uri-template/uri-template.js';
 
-/** Options of an {@link McpServer}. */
-export interface McpServerOptions extends EndpointOptions {
-  /** Guidance for the model, sent in the initialize result. */
-  readonly instructions?: string;
-  /**
-   * Capabilities to declare on top of those derived from what is registered: declare `tools`
-   * (or `resources`, `prompts`) here when the first one is registered only after clients
-   * connect, add `experimental`, or turn `resources.subscribe` off.
-   */
-  readonly capabilities?: Stateful.ServerCapabilities;
-  /** Revisions to negotiate (default: every released stateful revision). */
-  readonly supportedRevisions?: readonly string[];
-  /**
-   * Items per page of every list (default 1,000): large enough that clients which never follow
-   * `nextCursor` see every item of a typical server, small enough to bound one answer.
-   */
-  readonly pageSize?: number;
-  /**
-   * Longest URI (in characters) that `resources/read` and `resources/subscribe` match against
-   * resource templates (default 64 KiB); a longer one is refused with -32602 unless a fixed
-   * resource has exactly that URI.
-   */
-  readonly maxUriLength?: number;
-  /** Checks JSON Schemas given as data (default: the interpreting validator, which needs no `eval`). */
-  readonly validator?: JsonSchemaValidator;
-  /**
-   * Converts library schemas that cannot describe themselves as JSON Schema (no
-   * `~standard.jsonSchema`: zod 3, plain valibot), e.g. `(schema) => zodToJsonSchema(schema)`
-   * from zod-to-json-schema. Schemas that can (zod 4.2+, arktype) do not call it.
-   */
-  readonly toJsonSchema?: ToJsonSchema;
-  /** How list changes are announced (default `'coalesce'`). */
-  readonly listChanged?: ListChangedMode;
-  /** Declare `logging`, so that handlers can log (default true). */
-  readonly logging?: boolean;
-  /** Refuse tool names outside the spec's guidance (default true); false allows any non-empty name. */
-  readonly strictToolNames?: boolean;
-  /**
-   * Cache hints of list and read results in the stateless era (`ttlMs`, `cacheScope`), per
-   * kind; unset kinds get `{ ttlMs: 0, cacheScope: 'private' }` (re-fetch, not shareable).
-   */
-  readonly cache?: Partial<Record<CacheKind, CacheHint>>;
-  /**
-   * How multi round-trip requests protect their `requestState` (see ServerOptions). One codec
-   * is shared by every Server this McpServer creates, so a retry may reach any of them.
-   */
-  readonly requestState?: RequestStateOptions | RequestStateCodec;
-  /** Hooks around tool calls, resource reads and prompt gets (see {@link McpServerHooks}); more with `addHooks`. */
-  readonly hooks?: readonly McpServerHooks[];
-  /**
-   * Receives what no caller can be told: errors of the engine and transport, and every handler
-   * that threw (SdkError('HANDLER_FAILED') naming the method, the request id and the tool,
-   * resource or prompt, with what was thrown as its `cause`), while the client gets what the
-   * spec says: an `isError` result for a tool, an internal error otherwise.
-   */
-  readonly onerror?: (error: Error) => void;
-  /** Called for every new Server, after the built-in handlers are installed: add custom methods here. */
-  readonly setupServer?: (server: Server, session: McpSession) => void;
-}
+export type { McpServerOptions } from './options.js';
+
+/** The cache hint of results whose kind has none configured: re-fetch, not shareable. */
+const DEFAULT_CACHE_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
 
 /**
  * A high-level MCP server: register tools, resources, resource templates and prompts, then
@@ -126,12 +68,10 @@ export class McpServer {
   /** The name and version sent to clients. */
   readonly info: Stateful.Implementation;
   private readonly options: McpServerOptions;
-  private readonly validator: JsonSchemaValidator;
   private readonly notifier: ListChangedNotifier;
   private readonly host: ServerHost;
   private readonly live = new Set<McpSession>();
   private readonly byServer = new WeakMap<Server, McpSession>();
-  private readonly schemaCache = new WeakMap<object, Map<SchemaSide, ParsingSchema>>();
   private readonly requestState: RequestStateCodec;
   private readonly headerCache = new WeakMap<object, HeaderParameter[]>();
   private readonly hookSet = new HookSet();
@@ -143,12 +83,11 @@ export class McpServer {
     if (!(pageSize >= 1)) throw new RangeError(`pageSize must be at least 1, not ${pageSize}`);
     this.info = info;
     this.options = options;
-    this.validator = options.validator ?? new InterpretingJsonSchemaValidator();
     this.notifier = new ListChangedNotifier(options.listChanged ?? 'coalesce', () => this.live, (error) => this.report(error));
     const changed = (kind: ListKind): void => this.notifier.changed(kind);
-    const schemas: SchemaCache = { parsing: (schema, side, what) => this.parsing(schema, side, what) };
+    const schemas = new ParsingSchemaCache(options.validator ?? new InterpretingJsonSchemaValidator(), options.toJsonSchema);
     this.host = {
-      ...schemas,
+      parsing: (schema, side, what) => schemas.parsing(schema, side, what),
       tools: new Registry<ToolEntry>('Tool', 'tools', changed),
       resources: new Registry<ResourceEntry>('Resource', 'resources', changed),
       templates: new Registry<TemplateEntry>('Resource template', 'resources', changed),
@@ -329,7 +268,7 @@ export class McpServer {
    * capabilities are fixed now, from what is registered (plus `options.capabilities`).
    */
   createServer(): Server {
-    const capabilities = this.capabilities();
+    const capabilities = deriveCapabilities(this.host, this.options);
     // Everything that is not McpServer's own option configures the Server as is.
     const { instructions, capabilities: _declared, pageSize: _pageSize, maxUriLength: _maxUriLength, validator: _validator, toJsonSchema: _toJsonSchema, listChanged: _listChanged, logging: _logging, strictToolNames: _strict, setupServer: _setup, onerror: _onerror, cache: _cache, requestState: _state, hooks: _hooks, middleware: _middleware, ...endpoint } =
       this.options;
@@ -421,37 +360,6 @@ export class McpServer {
   async close(): Promise<void> {
     this.notifier.flush();
     await Promise.all([...this.live].map((session) => session.close()));
-  }
-
-  /** What a Server created now declares: derived from the registrations, then `options.capabilities`. */
-  private capabilities(): Stateful.ServerCapabilities {
-    const declared = this.options.capabilities ?? {};
-    const listChanged = this.options.listChanged === 'off' ? {} : { listChanged: true };
-    const { tools, resources, templates, prompts } = this.host;
-    const capabilities: Stateful.ServerCapabilities = { ...declared };
-    if (tools.size > 0 || declared.tools !== undefined) capabilities.tools = { ...listChanged, ...declared.tools };
-    if (resources.size > 0 || templates.size > 0 || declared.resources !== undefined) {
-      capabilities.resources = { subscribe: true, ...listChanged, ...declared.resources };
-    }
-    if (prompts.size > 0 || declared.prompts !== undefined) capabilities.prompts = { ...listChanged, ...declared.prompts };
-    // Prompt arguments and template variables are what completion/complete completes.
-    if (prompts.size > 0 || templates.size > 0 || declared.completions !== undefined) capabilities.completions = { ...declared.completions };
-    if (this.options.logging !== false) capabilities.logging = { ...declared.logging };
-    return capabilities;
-  }
-
-  private parsing<T>(schema: SchemaInput, side: SchemaSide, what: string): ParsingSchema<T> {
-    let sides = this.schemaCache.get(schema);
-    if (sides === undefined) {
-      sides = new Map();
-      this.schemaCache.set(schema, sides);
-    }
-    let parsing = sides.get(side);
-    if (parsing === undefined) {
-      parsing = toParsingSchema(schema, this.validator, side, what, this.options.toJsonSchema);
-      sides.set(side, parsing);
-    }
-    return parsing as ParsingSchema<T>;
   }
 
   private report(error: Error): void {

@@ -77,10 +77,10 @@ export class SkillsClient {
   constructor(readonly client: Client) {
     const protocol = client.protocol;
     const direction = 'client-to-server';
-    if (!protocol.knows(SkillsMethod.List)) protocol.registerCustomRequest(SkillsMethod.List, { params: isListSkillsParams, result: isListSkillsResult, direction, extension: SKILLS_EXTENSION_ID, nameHeader: false });
-    if (!protocol.knows(SkillsMethod.Get)) protocol.registerCustomRequest(SkillsMethod.Get, { params: isGetSkillParams, result: isGetSkillResult, direction, paramsRequired: true, extension: SKILLS_EXTENSION_ID, nameHeader: false });
+    if (!protocol.knows(SkillsMethod.List)) protocol.registerCustomRequest(SkillsMethod.List, { params: isListSkillsParams, result: isListSkillsResult, direction, extension: SKILLS_EXTENSION_ID });
+    if (!protocol.knows(SkillsMethod.Get)) protocol.registerCustomRequest(SkillsMethod.Get, { params: isGetSkillParams, result: isGetSkillResult, direction, paramsRequired: true, extension: SKILLS_EXTENSION_ID });
     if (!protocol.knows(SkillsMethod.DirectoryRead)) {
-      protocol.registerCustomRequest(SkillsMethod.DirectoryRead, { params: isReadDirectoryParams, result: isReadDirectoryResult, direction, paramsRequired: true, extension: SKILLS_EXTENSION_ID, nameHeader: false });
+      protocol.registerCustomRequest(SkillsMethod.DirectoryRead, { params: isReadDirectoryParams, result: isReadDirectoryResult, direction, paramsRequired: true, extension: SKILLS_EXTENSION_ID });
     }
   }
 

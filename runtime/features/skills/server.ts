@@ -98,8 +98,8 @@ export class SkillsExtension implements Extension {
     const server = endpoint as unknown as Server;
     const protocol = endpoint.protocol;
     const serve = (method: string, handler: RequestHandler): void => (server.setRequestHandler as (method: string, handler: RequestHandler) => void)(method, handler);
-    protocol.registerCustomRequest(SkillsMethod.List, { params: isListSkillsParams, result: isListSkillsResult, direction: 'client-to-server', extension: this.id, nameHeader: false });
-    protocol.registerCustomRequest(SkillsMethod.Get, { params: isGetSkillParams, result: isGetSkillResult, direction: 'client-to-server', paramsRequired: true, extension: this.id, nameHeader: false });
+    protocol.registerCustomRequest(SkillsMethod.List, { params: isListSkillsParams, result: isListSkillsResult, direction: 'client-to-server', extension: this.id });
+    protocol.registerCustomRequest(SkillsMethod.Get, { params: isGetSkillParams, result: isGetSkillResult, direction: 'client-to-server', paramsRequired: true, extension: this.id });
     serve(SkillsMethod.List, (params, context) => {
       const page = pageOf(this.catalog.entries(), (entry) => entry.uri, cursorOf(params), this.pageSize);
       return this.cached(context, { skills: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) });
@@ -111,7 +111,7 @@ export class SkillsExtension implements Extension {
       return this.cached(context, { skill });
     });
     if (this.settings.directoryRead === true) {
-      protocol.registerCustomRequest(SkillsMethod.DirectoryRead, { params: isReadDirectoryParams, result: isReadDirectoryResult, direction: 'client-to-server', paramsRequired: true, extension: this.id, nameHeader: false });
+      protocol.registerCustomRequest(SkillsMethod.DirectoryRead, { params: isReadDirectoryParams, result: isReadDirectoryResult, direction: 'client-to-server', paramsRequired: true, extension: this.id });
       serve(SkillsMethod.DirectoryRead, (params) => {
         const uri = String(params?.uri);
         const children = this.catalog.directory(uri);

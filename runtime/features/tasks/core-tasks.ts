@@ -61,7 +61,7 @@ export class CoreTasks {
       expiresAt: ttlMs === null ? null : created + ttlMs,
     };
     await this.host.store.create(task);
-    this.host.runner.start(task, context, work, endpoint);
+    this.host.runner.start(task, context, work, { core: endpoint });
     return { task: coreTask(task) };
   }
 

@@ -3,7 +3,7 @@
  * handler may answer with a task handle and finish the work in the background; clients poll
  * `tasks/get`, answer the task's questions with `tasks/update` and stop it with `tasks/cancel`.
  */
-import { coreRevision, extensionId, extensionModule, type CreateTaskResult, type GetTaskResult } from '../../../generated/extensions/tasks/index.js';
+import { extensionId, extensionModule, type CreateTaskResult, type GetTaskResult } from '../../../generated/extensions/tasks/index.js';
 import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
 import type { CapabilityObject } from '../../core/capabilities.js';
 import type { RevisionModule } from '../../core/contract.js';
@@ -11,13 +11,12 @@ import type { ExtensionEndpoint as Endpoint } from '../../peers/extension.js';
 import { ProtocolError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
 import type { Params, RequestContext } from '../../core/request-context.js';
-// The extension's core revision (its schema re-declares that revision's definitions): the tasks subpath loads it.
-import { revisionModule as coreModule } from '../../../generated/2026-07-28/index.js';
 import { CLIENT_CAPABILITIES_META } from '../../era/meta.js';
 import { StatelessContext } from '../../era/stateless-request.js';
 import type { MessageExtra } from '../../core/transport.js';
 import { checkValue, describeIssues } from '../../core/validation.js';
 import { registerExtensionModule, type Extension, type ExtensionTool, type ExtensionToolCall } from '../../peers/extension.js';
+import { coreRevisionModule } from './core-module.js';
 import { codesOf, CoreTasks, speaksCoreTasks } from './core-tasks.js';
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { HandlerStarts } from './handler-start.js';
@@ -127,7 +126,7 @@ export class TasksExtension implements Extension {
     endpoint.protocol.setRequestHandler(Method.TasksUpdate, async (params, context) => {
       if (speaksCoreTasks(endpoint)) throw new ProtocolError(codesOf(endpoint).METHOD_NOT_FOUND!, 'Method not found: tasks/update');
       const checked = own(Method.TasksUpdate)(params, context)!;
-      return this.update(String(checked.taskId), isJsonObject(checked.inputResponses) ? checked.inputResponses : {}, context);
+      return this.update(String(checked.taskId), isJsonObject(checked.inputResponses) ? checked.inputResponses : {}, context, endpoint);
     });
     endpoint.protocol.setRequestHandler(Method.TasksCancel, async (params, context) =>
       speaksCoreTasks(endpoint) ? this.core.cancel(endpoint, taskIdOf(params), context) : this.cancel(String(own(Method.TasksCancel)(params, context)?.taskId), context));
@@ -267,8 +266,9 @@ export class TasksExtension implements Extension {
       pollIntervalMs: this.pollIntervalMs,
       expiresAt: this.ttlMs === null ? null : created + this.ttlMs,
     };
+    const core = await coreRevisionModule(endpoint);
     await this.store.create(task);
-    this.runner.start(task, context, work);
+    this.runner.start(task, context, work, { module: core });
     const handle: CreateTaskResult = {
       resultType: 'task',
       taskId: task.taskId,
@@ -288,12 +288,14 @@ export class TasksExtension implements Extension {
   }
 
   /** `tasks/update`: answers some of the task's questions; unknown keys are ignored. */
-  async update(taskId: string, responses: Record<string, unknown>, context: RequestContext): Promise<{ resultType: 'complete' }> {
+  async update(taskId: string, responses: Record<string, unknown>, context: RequestContext, endpoint: Endpoint): Promise<{ resultType: 'complete' }> {
     const task = await this.owned(taskId, context);
+    let core: RevisionModule | undefined;
     for (const [key, response] of Object.entries(responses)) {
       const question = task.inputRequests?.[key];
       if (question === undefined) continue;
-      const validator = coreModule.methods[question.method]?.result;
+      core ??= await coreRevisionModule(endpoint);
+      const validator = core.methods[question.method]?.result;
       const issues = validator === null || validator === undefined ? null : checkValue(validator, response);
       if (issues !== null) {
         throw new ProtocolError(ErrorCodes.INVALID_PARAMS, `Invalid params: inputResponses.${key} is not a ${question.method} result: ${describeIssues(issues, 'response')}`, { issues });

@@ -4,15 +4,12 @@
  * and every change of their state in the store.
  */
 import { Method } from '../../../generated/methods.js';
-import { coreRevision } from '../../../generated/extensions/tasks/index.js';
 import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
 import type { CapabilityObject } from '../../core/capabilities.js';
 import type { RevisionModule } from '../../core/contract.js';
 import { messageOf, ProtocolError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
 import type { Meta, Params, RequestContext, RequestOptions } from '../../core/request-context.js';
-// The extension's core revision (its schema re-declares that revision's definitions): the tasks subpath loads it.
-import { revisionModule as coreModule } from '../../../generated/2026-07-28/index.js';
 import { StatelessContext } from '../../era/stateless-request.js';
 import type { ExtensionEndpoint as Endpoint } from '../../peers/extension.js';
 import { TERMINAL_STATUSES, type StoredInputRequest, type StoredTask, type TaskChange, type TaskStore } from './task-store.js';
@@ -110,10 +107,12 @@ export class TaskRunner {
 
   /**
    * Runs `work` in the background. Its questions become input requests answered with
-   * `tasks/update` (the extension), or, with `core` (a 2025-11-25 session), requests sent to the
-   * client on an open `tasks/result`, tied to the task in `_meta`.
+   * `tasks/update` (the extension, whose core revision's `module` the work's context speaks), or,
+   * with `core` (a 2025-11-25 session), requests sent to the client on an open `tasks/result`,
+   * tied to the task in `_meta`.
    */
-  start(task: StoredTask, request: RequestContext, work: TaskWork, core?: Endpoint): void {
+  start(task: StoredTask, request: RequestContext, work: TaskWork, session: { readonly core: Endpoint } | { readonly module: RevisionModule }): void {
+    const core = 'core' in session ? session.core : undefined;
     const controller = new AbortController();
     let wakers = new Set<() => void>();
     const running: Running = {
@@ -182,9 +181,9 @@ export class TaskRunner {
         return response;
       }
     };
-    const context = core === undefined
-      ? new TaskContext(request, controller.signal, ask, coreModule, undefined)
-      : new TaskContext(request, controller.signal, askCore, core.protocol.revision!, () => (core as { clientCapabilities?: CapabilityObject }).clientCapabilities);
+    const context = 'core' in session
+      ? new TaskContext(request, controller.signal, askCore, session.core.protocol.revision!, () => (session.core as { clientCapabilities?: CapabilityObject }).clientCapabilities)
+      : new TaskContext(request, controller.signal, ask, session.module, undefined);
     void (async () => {
       try {
         const result = await work(context);

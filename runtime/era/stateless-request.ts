@@ -14,6 +14,7 @@ import type { MessageExtra } from '../core/transport.js';
 import type { MiddlewareStack } from '../core/middleware.js';
 import { acceptsInput, InputBroker } from './input-broker.js';
 import { CLIENT_CAPABILITIES_META, finishResult, LOG_LEVEL_META } from './meta.js';
+import { principalOf } from './principal.js';
 import { digestArguments, RequestStateError, type RequestStateBinding, type RequestStateCodec } from './request-state.js';
 
 /** What the runner needs from the Server. */
@@ -106,14 +107,6 @@ export class StatelessContext implements RequestContext {
   }
 }
 
-
-/** The principal of a request, prefixed by its kind so that user "x" and client "x" differ. */
-function principalOf(extra: MessageExtra | undefined): string | undefined {
-  const auth = extra?.authInfo;
-  if (!isJsonObject(auth)) return undefined;
-  if (typeof auth.subject === 'string') return `subject:${auth.subject}`;
-  return typeof auth.clientId === 'string' ? `client:${auth.clientId}` : undefined;
-}
 
 /** The name in a server's `serverInfo`, the default server identity of its states. */
 function serverNameOf(serverInfo: unknown): string | undefined {

@@ -15,6 +15,7 @@ import type { Params, RequestContext } from '../../core/request-context.js';
 import { revisionModule as coreModule } from '../../../generated/2026-07-28/index.js';
 import { CLIENT_CAPABILITIES_META } from '../../era/meta.js';
 import { StatelessContext } from '../../era/stateless-request.js';
+import { principalOf } from '../../era/principal.js';
 import type { MessageExtra } from '../../core/transport.js';
 import { checkValue, describeIssues } from '../../core/validation.js';
 import { registerExtensionModule, type Extension, type ExtensionTool, type ExtensionToolCall } from '../../peers/extension.js';
@@ -346,11 +347,8 @@ function missingExtension(what: string): ProtocolError {
 
 function defaultRequester(context: RequestContext): string | null {
   const extra: MessageExtra | undefined = context.extra;
-  const auth = extra?.authInfo;
-  if (isJsonObject(auth)) {
-    if (typeof auth.subject === 'string') return `subject:${auth.subject}`;
-    if (typeof auth.clientId === 'string') return `client:${auth.clientId}`;
-  }
+  const principal = principalOf(extra);
+  if (principal !== undefined) return principal;
   if (typeof extra?.sessionId === 'string') return `session:${extra.sessionId}`;
   return null;
 }

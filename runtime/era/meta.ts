@@ -5,6 +5,7 @@
  * runtime reads or writes them.
  */
 import { isJsonObject } from '../core/jsonrpc.js';
+import { ownCopy } from './own-copy.js';
 
 /** The protocol version a request speaks. */
 export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
@@ -54,9 +55,15 @@ export function identityIn<I extends { readonly name: string; readonly version: 
 export function finishResult(result: unknown, serverInfo: unknown, cacheable = false): Record<string, unknown> {
   const base = isJsonObject(result) ? result : {};
   const meta = base._meta;
-  const finished: Record<string, unknown> = { ...base };
+  const finished = ownCopy(base);
   if (typeof finished.resultType !== 'string') finished.resultType = 'complete';
-  finished._meta = isJsonObject(meta) ? { ...meta, [SERVER_INFO_META]: serverInfo } : identityMeta(serverInfo);
+  if (isJsonObject(meta)) {
+    const merged = ownCopy(meta);
+    merged[SERVER_INFO_META] = serverInfo;
+    finished._meta = merged;
+  } else {
+    finished._meta = identityMeta(serverInfo);
+  }
   if (cacheable && finished.resultType === 'complete') {
     finished.ttlMs ??= 0;
     finished.cacheScope ??= 'private';

@@ -5,6 +5,7 @@
  */
 import type { CapabilityObject } from '../core/capabilities.js';
 import { isJsonObject } from '../core/jsonrpc.js';
+import { ownCopy } from './own-copy.js';
 import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, LOG_LEVEL_META, PROTOCOL_VERSION_META } from './meta.js';
 
 /** The two eras: `initialize` once per connection, or the version and capabilities on every request. */
@@ -68,7 +69,7 @@ export function statelessClientState(revision: string, envelope: ClientEnvelope)
 /** `state` with what the peer declared replaced; `state` itself when nothing changed. */
 export function withPeer(state: Negotiated, peerCapabilities: CapabilityObject | undefined, peerInfo: PeerIdentity | undefined): Negotiated {
   if (state.peerCapabilities === peerCapabilities && state.peerInfo === peerInfo) return state;
-  return { ...state, peerCapabilities, peerInfo };
+  return { era: state.era, revision: state.revision, peerCapabilities, peerInfo, requestMeta: state.requestMeta };
 }
 
 /**
@@ -77,7 +78,9 @@ export function withPeer(state: Negotiated, peerCapabilities: CapabilityObject |
  */
 export function enveloped(params: Readonly<Record<string, unknown>>, requestMeta: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const own = params._meta;
-  return { ...params, _meta: isJsonObject(own) ? { ...requestMeta, ...own } : requestMeta };
+  const sent = ownCopy(params);
+  sent._meta = isJsonObject(own) ? { ...requestMeta, ...own } : requestMeta;
+  return sent;
 }
 
 /**

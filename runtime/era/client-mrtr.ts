@@ -17,7 +17,7 @@ export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 
 /** What one MRTR exchange needs from the Client. */
 export interface InputRoundsHost {
-  /** Sends one round of the request (its own JSON-RPC id) and resolves with its validated result. */
+  /** Sends one retry of the request (its own JSON-RPC id) and resolves with its validated result. */
   send(params: Params, options: RequestOptions): Promise<unknown>;
   /** Answers one embedded request; `signal` aborts when the caller gives up. */
   fulfil(key: string, method: string, params: unknown, signal: AbortSignal): Promise<unknown>;
@@ -29,27 +29,31 @@ export interface InputRoundsLimits {
   readonly maxRounds: number;
   /** The whole exchange's time budget in milliseconds, handlers included. */
   readonly timeoutMs: number;
+  /** When the first round was sent (`Date.now()`), where the budget starts. */
+  readonly startedAt: number;
+}
+
+/** Whether a result asks for input (an `InputRequiredResult`). */
+export function isInputRequired(result: unknown): boolean {
+  return isJsonObject(result) && result.resultType === INPUT_REQUIRED;
 }
 
 /**
- * Sends `params` and follows `input_required` results until a complete one arrives. The
- * caller's signal and the time budget cover every round and every handler. A retry carries
- * exactly the answers of the last round and its `requestState`, and no state at all when the
- * server sent none.
+ * Follows `input_required` results from `first` (the answer to the first round, sent with
+ * `params` as an ordinary request) until a complete one arrives. The caller's signal and the
+ * time budget cover every round and every handler. A retry carries exactly the answers of the
+ * last round and its `requestState`, and no state at all when the server sent none.
  */
-export async function runInputRounds(
+export async function continueInputRounds(
   method: string,
-  params: Params | undefined,
+  params: Params,
+  first: unknown,
   options: RequestOptions,
   host: InputRoundsHost,
   limits: InputRoundsLimits,
 ): Promise<unknown> {
-  const deadline = Date.now() + limits.timeoutMs;
-  // Most calls end in one round: it is sent as any request is, and the machinery for a budget
-  // shared by several rounds (a controller, a timer, a listener) is set up only when needed.
-  const first = await host.send(params ?? {}, { ...options, timeout: limits.timeoutMs });
-  if (!isJsonObject(first) || first.resultType !== INPUT_REQUIRED) return first;
-  const base: Params = { ...(params ?? {}) };
+  const deadline = limits.startedAt + limits.timeoutMs;
+  const base: Params = { ...params };
   delete base.inputResponses;
   delete base.requestState;
   const controller = new AbortController();

@@ -5,6 +5,7 @@
  * runtime reads or writes them.
  */
 import { isJsonObject } from '../core/jsonrpc.js';
+import { ownCopy } from './own-copy.js';
 
 /** The protocol version a request speaks. */
 export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
@@ -31,15 +32,38 @@ export function declaredVersion(params: unknown): string | undefined {
 }
 
 /**
+ * The server identity in a result's `_meta`, if valid: `known` itself when the result names the
+ * same name and version (a server sends the same identity on every result, so it is checked
+ * once, not per result), else the candidate if `validate` (the revision's `Implementation`
+ * check) accepts it.
+ */
+export function identityIn<I extends { readonly name: string; readonly version: string }>(
+  result: { readonly [key: string]: unknown },
+  known: I | undefined,
+  validate: ((value: unknown) => boolean) | undefined,
+): I | undefined {
+  const candidate = isJsonObject(result._meta) ? result._meta[SERVER_INFO_META] : undefined;
+  if (candidate === undefined) return undefined;
+  if (known !== undefined && isJsonObject(candidate) && candidate.name === known.name && candidate.version === known.version) return known;
+  return validate === undefined || validate(candidate) ? (candidate as I) : undefined;
+}
+
+/**
  * A result with `resultType` (default `complete`), the server's identity in `_meta` and, for
  * a cacheable result, the cache hints (default: re-fetch, not shareable).
  */
 export function finishResult(result: unknown, serverInfo: unknown, cacheable = false): Record<string, unknown> {
   const base = isJsonObject(result) ? result : {};
   const meta = base._meta;
-  const finished: Record<string, unknown> = { ...base };
+  const finished = ownCopy(base);
   if (typeof finished.resultType !== 'string') finished.resultType = 'complete';
-  finished._meta = isJsonObject(meta) ? { ...meta, [SERVER_INFO_META]: serverInfo } : identityMeta(serverInfo);
+  if (isJsonObject(meta)) {
+    const merged = ownCopy(meta);
+    merged[SERVER_INFO_META] = serverInfo;
+    finished._meta = merged;
+  } else {
+    finished._meta = identityMeta(serverInfo);
+  }
   if (cacheable && finished.resultType === 'complete') {
     finished.ttlMs ??= 0;
     finished.cacheScope ??= 'private';

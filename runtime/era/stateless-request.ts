@@ -14,6 +14,7 @@ import type { MessageExtra } from '../core/transport.js';
 import type { MiddlewareStack } from '../core/middleware.js';
 import { acceptsInput, InputBroker } from './input-broker.js';
 import { CLIENT_CAPABILITIES_META, finishResult, LOG_LEVEL_META } from './meta.js';
+import { principalOf } from './principal.js';
 import { digestArguments, RequestStateError, type RequestStateBinding, type RequestStateCodec } from './request-state.js';
 
 /** What the runner needs from the Server. */
@@ -34,7 +35,8 @@ export class StatelessContext implements RequestContext {
 
   constructor(
     private readonly inner: RequestContext,
-    private readonly broker: InputBroker | undefined,
+    /** Where the handler's questions go: a broker, or how to make one when the first is asked. */
+    private readonly broker: InputBroker | (() => InputBroker) | undefined,
     private readonly module: RevisionModule,
     previousState: unknown,
     private readonly middleware?: MiddlewareStack | undefined,
@@ -80,7 +82,7 @@ export class StatelessContext implements RequestContext {
         `Internal error: ${this.method} cannot ask the client for ${method} in protocol ${this.module.revision} (only requests whose result may be input_required can)`,
       ));
     }
-    const broker = this.broker;
+    const broker = typeof this.broker === 'function' ? this.broker() : this.broker;
     const ask = (given: Params | undefined): Promise<unknown> => broker.request(method, given, options?.inputKey);
     // A question is an outgoing request of the server's, though it travels inside the result.
     if (this.middleware?.outgoing === undefined) return ask(params) as Promise<R>;
@@ -106,14 +108,6 @@ export class StatelessContext implements RequestContext {
   }
 }
 
-
-/** The principal of a request, prefixed by its kind so that user "x" and client "x" differ. */
-function principalOf(extra: MessageExtra | undefined): string | undefined {
-  const auth = extra?.authInfo;
-  if (!isJsonObject(auth)) return undefined;
-  if (typeof auth.subject === 'string') return `subject:${auth.subject}`;
-  return typeof auth.clientId === 'string' ? `client:${auth.clientId}` : undefined;
-}
 
 /** The name in a server's `serverInfo`, the default server identity of its states. */
 function serverNameOf(serverInfo: unknown): string | undefined {
@@ -166,19 +160,23 @@ export async function runStateless(
   // This retry's answers; the handler's questions pick (and check) the members they need.
   // Answers already carried in the verified state keep their value.
   if (isJsonObject(params?.inputResponses)) answers = { ...params.inputResponses, ...answers };
-  const clientCapabilities = context._meta?.[CLIENT_CAPABILITIES_META];
-  const broker = new InputBroker(module, answers, isJsonObject(clientCapabilities) ? clientCapabilities : undefined);
-  const scoped = new StatelessContext(context, broker, module, previous, host.middleware);
+  // Most handlers never ask: the broker is made when the first question is.
+  let broker: InputBroker | undefined;
+  const brokerOf = (): InputBroker => {
+    const clientCapabilities = context._meta?.[CLIENT_CAPABILITIES_META];
+    return (broker ??= new InputBroker(module, answers, isJsonObject(clientCapabilities) ? clientCapabilities : undefined));
+  };
+  const scoped = new StatelessContext(context, brokerOf, module, previous, host.middleware);
   let result: unknown;
   try {
     result = await handler(params, scoped);
   } catch (error) {
-    if (!broker.pending) throw error;
+    if (broker?.pending !== true) throw error;
   }
   // A question left unanswered ends the round whatever the handler did next: code written for
   // the stateful era often wraps the question in try/catch and returns (or throws) something of
   // its own, which was computed without the answer.
-  if (broker.pending) {
+  if (broker?.pending === true) {
     const inputRequests = broker.inputRequests();
     let requestState: string;
     try {

@@ -6,6 +6,7 @@ import type { Stateless } from '../../generated/latest.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
 import { findTransportError } from '../core/errors.js';
+import { chooseRevision, newestShared } from '../era/negotiated.js';
 
 /** What the probe needs of the Client. */
 export interface DiscoveryProbe {
@@ -35,7 +36,7 @@ export type DiscoverOutcome =
  * anything else means an older server.
  */
 export async function discoverEra(probe: DiscoveryProbe): Promise<DiscoverOutcome> {
-  let version = newest(probe.statelessVersions.includes(probe.preferred) ? probe.statelessVersions.filter((v) => v <= probe.preferred) : probe.statelessVersions)!;
+  let version = chooseRevision(probe.preferred, probe.statelessVersions)!;
   for (let attempt = 0; ; attempt++) {
     await probe.enter(version);
     let result: Stateless.DiscoverResult;
@@ -46,7 +47,7 @@ export async function discoverEra(probe: DiscoveryProbe): Promise<DiscoverOutcom
       const codes = probe.errorCodes(version);
       if (rpc !== undefined && rpc.code === codes.UNSUPPORTED_PROTOCOL_VERSION) {
         const offered = supportedOf(rpc.data);
-        const mutual = newest(probe.statelessVersions.filter((candidate) => offered.includes(candidate)));
+        const mutual = newestShared(probe.statelessVersions, offered);
         if (mutual !== undefined && attempt === 0) {
           version = mutual;
           continue;
@@ -61,7 +62,7 @@ export async function discoverEra(probe: DiscoveryProbe): Promise<DiscoverOutcom
       const reason = rpc === undefined ? (error instanceof Error ? error.message : String(error)) : `server/discover failed with ${rpc.code} ${rpc.message}`;
       return { kind: 'stateful', reason, cause: error };
     }
-    const mutual = newest(probe.statelessVersions.filter((candidate) => result.supportedVersions.includes(candidate)));
+    const mutual = newestShared(probe.statelessVersions, result.supportedVersions);
     if (mutual === undefined) {
       if (probe.statefulVersions.some((candidate) => result.supportedVersions.includes(candidate))) {
         return { kind: 'stateful', reason: `it supports only ${result.supportedVersions.join(', ')}`, cause: undefined };
@@ -71,11 +72,6 @@ export async function discoverEra(probe: DiscoveryProbe): Promise<DiscoverOutcom
     probe.adopt(mutual, result);
     return { kind: 'stateless', version: mutual, result };
   }
-}
-
-/** The newest of `versions` (dates sort as strings). */
-export function newest(versions: readonly string[]): string | undefined {
-  return [...versions].sort().at(-1);
 }
 
 /** The JSON-RPC error a failure carries: the peer's answer, or the body of an HTTP error answer. */

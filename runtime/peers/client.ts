@@ -6,7 +6,8 @@ import { Endpoint } from './endpoint.js';
 import { typedSenders } from './typed-senders.js';
 import { answerInputRequest } from './input-answer.js';
 import { ToolCatalog } from './client-tools.js';
-import { discoverEra, newest, type DiscoverOutcome } from './client-discovery.js';
+import { LISTEN_ACKNOWLEDGED, ListenStreams } from './client-listen.js';
+import { discoverEra, type DiscoverOutcome } from './client-discovery.js';
 import type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
 
 export type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
@@ -18,10 +19,11 @@ import { unavailableMethodError, type BothEras, type ClientParams, type ClientSe
 import type { NotificationContext, NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
 import { defaultEraCache, serverIdentity, type EraCache, type EraChoice } from '../era/client-era.js';
-import { DEFAULT_MAX_INPUT_ROUNDS, runInputRounds } from '../era/client-mrtr.js';
+import { continueInputRounds, DEFAULT_MAX_INPUT_ROUNDS, isInputRequired } from '../era/client-mrtr.js';
+import { chooseRevision, enveloped, newest, statefulState, statelessClientState, withPeer, type ClientEnvelope, type Era } from '../era/negotiated.js';
 import { ResponseCache } from '../era/client-response-cache.js';
 import { clientView } from '../era/client-revision.js';
-import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, LOG_LEVEL_META, PROTOCOL_VERSION_META, SERVER_INFO_META } from '../era/meta.js';
+import { identityIn, SERVER_INFO_META } from '../era/meta.js';
 import type { Transport } from '../core/transport.js';
 import { acceptsInput } from '../era/input-broker.js';
 import { Method } from '../../generated/methods.js';
@@ -65,22 +67,17 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private readonly maxInputRounds: number;
   private readonly defaultTimeout: number;
   private readonly checkOutgoing: boolean;
-  private readonly logLevel: string | undefined;
-  private readonly sendClientInfo: boolean;
   private readonly cache: ResponseCache | undefined;
   /** Handlers of server→client requests, also used for embedded input requests. */
   private readonly inputHandlers = new Map<string, ClientRequestHandler<never, T>>();
   private readonly userNotificationHandlers = new Map<string, NotificationHandler>();
-  /** Listen calls waiting for their acknowledgement; each takes the first one it has not seen claimed. */
-  private readonly acknowledgementWaiters: Array<(params: Params | undefined) => void> = [];
+  /** The `subscriptions/listen` calls waiting for their acknowledgement. */
+  private readonly listens = new ListenStreams((method, params, options) => this.sendRequest(method, params, options));
   /** The tools the server listed: input schemas for the transport's parameter headers, output schemas to check results. */
   private readonly tools: ToolCatalog;
-  private serverInfoValue: Stateful.Implementation | undefined;
   private instructionsValue: string | undefined;
-  private eraValue: 'stateful' | 'stateless' | undefined;
-  /** The `_meta` members every stateless request carries; reset whenever the era changes. */
-  private baseMeta: Readonly<Record<string, unknown>> | undefined;
-  private currentKey: string | undefined;
+  /** What a stateless request says about this client, the same on every request. */
+  private readonly envelope: ClientEnvelope;
 
   constructor(info: Stateful.Implementation, options: ClientOptions<T> = {}) {
     super('client', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless'], options.revisionLoader), options);
@@ -98,9 +95,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     this.defaultTimeout = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.checkOutgoing = options.validateOutgoing ?? true;
-    this.logLevel = options.logLevel;
-    this.sendClientInfo = options.sendClientInfo ?? true;
     this.tools = new ToolCatalog(options.validateToolOutput ?? true);
+    this.envelope = { capabilities: this.ownCapabilities, clientInfo: (options.sendClientInfo ?? true) ? info : undefined, logLevel: options.logLevel };
     const cacheOptions = options.responseCache;
     this.cache = cacheOptions === false
       ? undefined
@@ -112,12 +108,12 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
 
   /** The capabilities the server declared (in `initialize` or `server/discover`). */
   get serverCapabilities(): Stateful.ServerCapabilities | undefined {
-    return this.peerCapabilitiesValue as Stateful.ServerCapabilities | undefined;
+    return this.state?.peerCapabilities as Stateful.ServerCapabilities | undefined;
   }
 
   /** The server's name and version (from `initialize`, `server/discover` or results' `_meta`). */
   get serverInfo(): Stateful.Implementation | undefined {
-    return this.serverInfoValue;
+    return this.state?.peerInfo as Stateful.Implementation | undefined;
   }
 
   /** The server's instructions for the model, if it sent any. */
@@ -126,8 +122,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   }
 
   /** The era of the connection: `stateless` (2026-07-28 on), `stateful` (`initialize`), or undefined before connecting. */
-  get era(): 'stateful' | 'stateless' | undefined {
-    return this.eraValue;
+  get era(): Era | undefined {
+    return this.state?.era;
   }
 
   /** The cache of cacheable results, when enabled (e.g. to `clear()` it when credentials change). */
@@ -145,7 +141,6 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   async connect(transport: Transport, options: RequestOptions = {}): Promise<void> {
     await this.protocol.connect(transport);
     const key = this.serverKeyOption ?? serverIdentity(transport);
-    this.currentKey = key;
     const preferStateless = this.statelessVersions.includes(this.preferred);
     try {
       const cached = key === undefined ? undefined : await this.eraCache?.get(key);
@@ -163,16 +158,14 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
         if (this.negotiation === 'pin' || this.statefulVersions.length === 0) {
           throw new SdkError('UNSUPPORTED_VERSION', `The server does not speak the stateless era (${this.statelessVersions.join(', ')}): ${outcome.reason}`, { cause: outcome.cause });
         }
-        this.leaveStateless();
+        this.state = undefined;
       }
       await this.handshake(options);
       // Only a failed probe says something about the server; a client that asked for a
       // stateful version by itself learned nothing about what the server would do otherwise.
       if (tryStateless) await this.remember(key, { era: 'stateful' });
     } catch (error) {
-      this.negotiated = undefined;
-      this.eraValue = undefined;
-      this.baseMeta = undefined;
+      this.state = undefined;
       if (key !== undefined) await this.eraCache?.delete(key);
       await this.protocol.close();
       throw error;
@@ -234,23 +227,26 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   protected override async transmitRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
     const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.supportedFacts());
     if (unavailable !== undefined) throw unavailable;
-    if (this.eraValue !== 'stateless') return this.tools.observe(method, params, await super.transmitRequest(method, params, options), false, this.reportError);
-    const info = this.protocol.revision?.methods[method];
-    if (info?.cacheable === true) {
+    const requestMeta = this.state?.requestMeta;
+    if (requestMeta === undefined) return this.tools.observe(method, params, await super.transmitRequest(method, params, options), false, this.reportError);
+    const revision = this.protocol.revision!;
+    const cacheable = revision.methods[method]?.cacheable === true;
+    if (cacheable) {
       const cached = this.cache?.lookup(method, params);
       if (cached !== undefined) return cached;
     }
-    const send = (sent: Params, roundOptions: RequestOptions): Promise<unknown> => super.transmitRequest(method, this.withMeta(sent), roundOptions);
-    let result: unknown;
-    if (acceptsInput(this.protocol.revision!, method)) {
-      result = await runInputRounds(method, params as Params | undefined, options ?? {}, {
-        send,
+    const given = (params ?? {}) as Params;
+    // The first round is an ordinary request; the rounds of a server that asks for input
+    // (their shared budget, retries, answers) are set up only once one does.
+    const started = Date.now();
+    let result = await super.transmitRequest(method, enveloped(given, requestMeta), options);
+    if (isInputRequired(result) && acceptsInput(revision, method)) {
+      result = await continueInputRounds(method, given, result, options ?? {}, {
+        send: (sent, roundOptions) => super.transmitRequest(method, enveloped(sent, this.state?.requestMeta ?? requestMeta), roundOptions),
         fulfil: (key, inputMethod, inputParams, signal) => this.fulfil(key, inputMethod, inputParams, signal),
-      }, { maxRounds: this.maxInputRounds, timeoutMs: options?.timeout ?? this.defaultTimeout });
-    } else {
-      result = await send((params ?? {}) as Params, options ?? {});
+      }, { maxRounds: this.maxInputRounds, timeoutMs: options?.timeout ?? this.defaultTimeout, startedAt: started });
     }
-    return this.learn(method, params, result);
+    return this.learn(method, params, result, cacheable);
   }
 
   private readonly reportError = (error: Error): void => this.protocol.onerror?.(error);
@@ -281,46 +277,17 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * ```
    */
   async listen(filter: ListenFilter<T>, options: Pick<RequestOptions, 'signal'> = {}): Promise<ListenSubscription> {
-    if (this.eraValue !== 'stateless') {
-      throw unavailableMethodError(SUBSCRIPTIONS_LISTEN, this.protocol.revision, this.supportedFacts())
+    if (this.state?.era !== 'stateless') {
+      throw unavailableMethodError(Method.SubscriptionsListen, this.protocol.revision, this.supportedFacts())
         ?? new SdkError('UNKNOWN_METHOD', `subscriptions/listen belongs to the stateless era; this connection speaks ${this.protocolVersion ?? '(not connected)'}`);
     }
-    for (const method of LISTENED) {
-      if (!this.userNotificationHandlers.has(method)) this.registerNotificationHandler(method, this.evictingHandler(method));
-    }
-    const controller = new AbortController();
-    const signal = options.signal === undefined ? controller.signal : AbortSignal.any([controller.signal, options.signal]);
-    let waiter: ((params: Params | undefined) => void) | undefined;
-    const acknowledged = new Promise<Params | undefined>((resolve) => {
-      waiter = resolve;
-      this.acknowledgementWaiters.push(resolve);
-    });
-    const ended = this.sendRequest(SUBSCRIPTIONS_LISTEN, { notifications: filter }, { signal, timeout: Infinity }).then(
-      () => undefined,
-      (error: unknown) => {
-        if (controller.signal.aborted) return undefined;
-        throw error;
-      },
-    );
-    // The caller may never look at `ended`; its failure is also reported through the first await below.
-    ended.catch(() => undefined);
-    let first: Params | undefined;
-    try {
-      first = await Promise.race([acknowledged, ended.then(() => undefined)]);
-    } finally {
-      const index = this.acknowledgementWaiters.indexOf(waiter!);
-      if (index !== -1) this.acknowledgementWaiters.splice(index, 1);
-    }
-    return {
-      acknowledged: (first?.notifications ?? {}) as Stateless.SubscriptionFilter,
-      ended,
-      close: () => controller.abort(new SdkError('REQUEST_CANCELLED', 'The subscription was closed')),
-    };
+    if (!this.userNotificationHandlers.has(LISTEN_ACKNOWLEDGED)) this.registerNotificationHandler(LISTEN_ACKNOWLEDGED, this.evictingHandler(LISTEN_ACKNOWLEDGED));
+    return this.listens.open(filter, options);
   }
 
   /** Runs the `initialize` handshake (the stateful era). */
   private async handshake(options: RequestOptions): Promise<void> {
-    const version = this.statefulVersions.includes(this.preferred) ? this.preferred : newest(this.statefulVersions)!;
+    const version = chooseRevision(this.preferred, this.statefulVersions)!;
     this.protocol.setRevision(await this.revisions.load(version));
     const params = { protocolVersion: version, capabilities: this.ownCapabilities, clientInfo: this.info };
     const result = (await this.throughOutgoing(Method.Initialize, params, options, (given, givenOptions) => this.protocol.request(Method.Initialize, given, givenOptions))) as Stateful.InitializeResult;
@@ -332,11 +299,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     }
     // A server answering with an older revision: that one's module is loaded now.
     this.protocol.setRevision(await this.revisions.load(result.protocolVersion));
-    this.negotiated = result.protocolVersion;
-    this.eraValue = 'stateful';
-    this.baseMeta = undefined;
-    this.peerCapabilitiesValue = result.capabilities as CapabilityObject;
-    this.serverInfoValue = result.serverInfo;
+    this.state = statefulState(result.protocolVersion, result.capabilities as CapabilityObject, result.serverInfo);
     this.instructionsValue = result.instructions;
     await this.protocol.notification(Method.NotificationsInitialized, undefined, {});
   }
@@ -352,7 +315,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
         await this.revisions.load(version);
         this.enterStateless(version);
       },
-      discover: () => this.throughOutgoing(Method.ServerDiscover, this.withMeta({}), options, (given, givenOptions) => this.protocol.request(Method.ServerDiscover, given, givenOptions)) as Promise<Stateless.DiscoverResult>,
+      discover: () => this.throughOutgoing(Method.ServerDiscover, enveloped({}, this.state!.requestMeta!), options, (given, givenOptions) => this.protocol.request(Method.ServerDiscover, given, givenOptions)) as Promise<Stateless.DiscoverResult>,
       errorCodes: (version) => this.moduleFor(version).errorCodes,
       adopt: (version, result) => this.adoptDiscover(version, result),
     });
@@ -370,45 +333,23 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
         }
       }
     }
-    this.negotiated = version;
-    this.eraValue = 'stateless';
-    this.baseMeta = undefined;
+    this.state = statelessClientState(version, this.envelope);
     this.protocol.toolInputSchema = (name) => this.tools.inputSchema(name);
-  }
-
-  private leaveStateless(): void {
-    this.negotiated = undefined;
-    this.eraValue = undefined;
-    this.baseMeta = undefined;
   }
 
   /** Takes the server's capabilities and identity from a discover result; false when it is unusable. */
   private adoptDiscover(version: string, discover: unknown): boolean {
     if (!isJsonObject(discover) || !isJsonObject(discover.capabilities)) return false;
+    const known = this.state?.peerInfo;
     this.enterStateless(version);
-    this.peerCapabilitiesValue = discover.capabilities;
     this.instructionsValue = typeof discover.instructions === 'string' ? discover.instructions : undefined;
-    const identity = this.implementationOf(discover, version) ?? this.implementationOf({ _meta: { [SERVER_INFO_META]: discover.serverInfo } }, version);
-    if (identity !== undefined) this.serverInfoValue = identity;
+    const identity = this.implementationOf(discover, version) ?? this.implementationOf({ _meta: { [SERVER_INFO_META]: discover.serverInfo } }, version) ?? known;
+    this.state = withPeer(this.state!, discover.capabilities, identity);
     return true;
   }
 
   private async remember(key: string | undefined, choice: EraChoice): Promise<void> {
     if (key !== undefined) await this.eraCache?.set(key, choice);
-  }
-
-  /** `params` with this client's `_meta` for the stateless era merged under the caller's own `_meta` members. */
-  private withMeta(params: Params): Params {
-    // The era's own members are the same on every request: built once, shared by requests
-    // that bring no `_meta` of their own (nothing downstream mutates it).
-    const base = (this.baseMeta ??= Object.freeze({
-      [PROTOCOL_VERSION_META]: this.negotiated!,
-      [CLIENT_CAPABILITIES_META]: this.ownCapabilities as Stateless.ClientCapabilities,
-      ...(this.sendClientInfo ? { [CLIENT_INFO_META]: this.info } : {}),
-      ...(this.logLevel !== undefined ? { [LOG_LEVEL_META]: this.logLevel as Stateless.LoggingLevel } : {}),
-    }));
-    const own = params._meta;
-    return { ...params, _meta: isJsonObject(own) ? { ...base, ...own } : base };
   }
 
   /**
@@ -432,40 +373,28 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   }
 
   /** Keeps what a stateless result teaches, caches it if it may be, and returns what the caller gets. */
-  private learn(method: string, params: unknown, result: unknown): unknown {
+  private learn(method: string, params: unknown, result: unknown, cacheable: boolean): unknown {
     if (!isJsonObject(result)) return result;
-    const identity = this.implementationOf(result, this.negotiated!);
-    if (identity !== undefined) this.serverInfoValue = identity;
+    const state = this.state!;
+    const identity = this.implementationOf(result, state.revision);
+    if (identity !== undefined && identity !== state.peerInfo) this.state = withPeer(state, state.peerCapabilities, identity);
     const returned = this.tools.observe(method, params, result, this.protocol.transport?.mirrorsToolParameters === true, this.reportError);
     // Only results the schema gives cache hints carry them; an extension's `ttlMs` (a task's lifetime) is no hint.
-    if (this.protocol.revision?.methods[method]?.cacheable === true) this.cache?.store(method, params, returned);
+    if (cacheable) this.cache?.store(method, params, returned);
     return returned;
   }
 
-  /** The server identity in a result's `_meta`, if valid. */
+  /** The server identity in a result's `_meta`, if valid (see {@link identityIn}). */
   private implementationOf(result: { readonly [key: string]: unknown }, version: string): Stateful.Implementation | undefined {
-    const meta = isJsonObject(result._meta) ? result._meta : undefined;
-    const candidate = meta?.[SERVER_INFO_META];
-    if (candidate === undefined) return undefined;
-    // The same identity on every result: checked once, not per result.
-    const known = this.serverInfoValue;
-    if (known !== undefined && isJsonObject(candidate) && candidate.name === known.name && candidate.version === known.version) return known;
-    const validate = this.moduleFor(version).definitions.Implementation;
-    return candidate !== undefined && (validate === undefined || validate(candidate)) ? (candidate as Stateful.Implementation) : undefined;
+    return identityIn(result, this.state?.peerInfo, this.moduleFor(version).definitions.Implementation) as Stateful.Implementation | undefined;
   }
 
   /** A notification handler that first drops cached results the notification makes stale. */
   private evictingHandler(method: string): NotificationHandler {
     return (params, context: NotificationContext) => {
       this.cache?.evict(method, params);
-      if (method === SUBSCRIPTIONS_ACKNOWLEDGED) this.acknowledgementWaiters.shift()?.(params);
+      if (method === LISTEN_ACKNOWLEDGED) this.listens.acknowledge(params);
       return this.userNotificationHandlers.get(method)?.(params, context);
     };
   }
 }
-
-
-/** Methods the listen stream carries; the runtime names them because it routes them. */
-const SUBSCRIPTIONS_LISTEN = Method.SubscriptionsListen;
-const SUBSCRIPTIONS_ACKNOWLEDGED = Method.NotificationsSubscriptionsAcknowledged;
-const LISTENED = [SUBSCRIPTIONS_ACKNOWLEDGED];

@@ -7,9 +7,9 @@ import { Protocol, type ProtocolOptions } from '../core/protocol.js';
 import type { NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from '../core/request-context.js';
 import type { RevisionLoader } from '../core/revision-set.js';
 import type { RevisionSet } from '../core/revision-set.js';
-import type { Transport } from '../core/transport.js';
 import { declareExtensions, wrapRequestHandler, type Extension } from './extension.js';
 import type { Middleware } from '../core/middleware.js';
+import type { Negotiated } from '../era/negotiated.js';
 import { Method } from '../../generated/methods.js';
 
 /** Options shared by Client and Server. */
@@ -87,8 +87,8 @@ export abstract class Endpoint {
   readonly extensions: readonly Extension[];
 
   protected readonly ownCapabilities: CapabilityObject;
-  protected peerCapabilitiesValue: CapabilityObject | undefined;
-  protected negotiated: string | undefined;
+  /** What this endpoint and its peer settled on (see {@link Negotiated}); undefined until they did. */
+  protected state: Negotiated | undefined;
 
   protected constructor(side: Side, capabilities: CapabilityObject, revisions: RevisionSet, options: EndpointOptions) {
     this.ownCapabilities = declareExtensions(capabilities, options.extensions);
@@ -139,7 +139,7 @@ export abstract class Endpoint {
 
   /** The negotiated protocol revision, once the handshake completed. */
   get protocolVersion(): string | undefined {
-    return this.negotiated;
+    return this.state?.revision;
   }
 
   /**
@@ -147,7 +147,7 @@ export abstract class Endpoint {
    * for example), so callers can adapt instead of catching a refusal.
    */
   supports(method: string): boolean {
-    return this.negotiated !== undefined && this.protocol.revision?.methods[method] !== undefined;
+    return this.state !== undefined && this.protocol.revision?.methods[method] !== undefined;
   }
 
   /** The module of a supported revision, which must be loaded (throws otherwise). */
@@ -260,14 +260,14 @@ export abstract class Endpoint {
     const gate = this.protocol.revision?.methods[method]?.capability;
     if (!gate) return;
     const own = gate.holder === 'sender';
-    if (!hasCapability(own ? this.ownCapabilities : this.peerCapabilitiesValue, gate.path)) {
+    if (!hasCapability(own ? this.ownCapabilities : this.state?.peerCapabilities, gate.path)) {
       const whose = own ? 'this endpoint did not declare' : 'the peer did not declare';
       throw new SdkError('CAPABILITY_MISSING', `Cannot send ${method}: ${whose} capability ${describePath(gate.path)}`);
     }
   }
 
   private requireReady(method: string): void {
-    if (this.negotiated === undefined) {
+    if (this.state === undefined) {
       throw new SdkError('NOT_CONNECTED', `Cannot send ${method} before the initialize handshake completed`);
     }
   }

@@ -1,66 +1,30 @@
 import type * as Stateful from '../../generated/protocol/stateful.js';
-import type * as Stateless from '../../generated/protocol/stateless.js';
 import type { CapabilityObject } from '../core/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
-import { Endpoint, type EndpointOptions } from './endpoint.js';
+import { Endpoint } from './endpoint.js';
+import type { ServerNotificationHandler, ServerOptions, ServerRequestHandler } from './server-options.js';
 import { negotiateExtensions } from './extension.js';
 import { typedSenders } from './typed-senders.js';
-import { initializeVersion, revisionForRequest } from './server-revision.js';
+import { admitRequest, initializeVersion, revisionForRequest, type AdmissionHost, type ServerVersions } from './server-admission.js';
+import { statefulState, type Era } from '../era/negotiated.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import type { HeaderParameter } from '../era/mcp-headers.js';
 import { isJsonObject, type JSONRPCRequest } from '../core/jsonrpc.js';
-import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
+import type { ProtocolTypesShape } from '../core/protocol-types.js';
 import type { ServerSenders } from './server-types.js';
-import { INITIALIZE_REQUEST, LOG_NOTIFICATION } from '../core/special-methods.js';
-import type { NotificationContext, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
+import { LOG_NOTIFICATION } from '../core/special-methods.js';
+import type { Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
-import { declaredVersion, requestMeta, CLIENT_CAPABILITIES_META, CLIENT_INFO_META } from '../era/meta.js';
-import { defaultRequestStateCodec, RequestStateCodec, type RequestStateOptions } from '../era/request-state.js';
+import { defaultRequestStateCodec, RequestStateCodec } from '../era/request-state.js';
 import { runStateless, type StatelessHost } from '../era/stateless-request.js';
-import { Subscriptions, type CacheHint } from '../era/subscriptions.js';
+import { Subscriptions } from '../era/subscriptions.js';
 import type { Transport } from '../core/transport.js';
 import { Method } from '../../generated/methods.js';
 import type { RestoredSessionState, ServedSession } from '../core/session.js';
 
 type Defaults = Stateful.ProtocolTypes;
 
-/** Options of a {@link Server}. */
-export interface ServerOptions<T extends ProtocolTypesShape = Defaults> extends EndpointOptions {
-  /** What this server offers; fixed for the life of the server. */
-  readonly capabilities?: CapabilitiesOf<T, 'serverCapabilities', Stateful.ServerCapabilities>;
-  /** Guidance for the model, sent in the initialize result. */
-  readonly instructions?: string;
-  /**
-   * Revisions to serve (default: every released revision of both eras). Stateful ones are
-   * negotiated over `initialize`; stateless ones (2026-07-28 on) are served per request. A
-   * list with only stateless revisions refuses the handshake; one with only stateful ones
-   * answers stateless requests as an older server would.
-   */
-  readonly supportedRevisions?: readonly string[];
-  /**
-   * How multi round-trip requests protect their `requestState` (keys, encryption, expiry,
-   * round cap), or a codec shared with other servers. Default: one random key per process,
-   * which is right for a single replica; replicas behind a load balancer need shared keys.
-   */
-  readonly requestState?: RequestStateOptions | RequestStateCodec;
-  /** Cache hint of the `server/discover` result (default: `ttlMs` 0, `cacheScope` 'private'). */
-  readonly discoverCache?: CacheHint;
-}
-
-/** The negotiated state of a stateful session, as {@link Server.restoreSession} takes it. */
-export type { RestoredSessionState };
-
-/** A handler for client→server request `M`: exact params in, exact result out. */
-export type ServerRequestHandler<M extends keyof T['clientRequests'], T extends ProtocolTypesShape = Defaults> = (
-  params: T['clientRequests'][M]['params'],
-  context: RequestContext,
-) => T['clientRequests'][M]['result'] | Promise<T['clientRequests'][M]['result']>;
-
-/** A handler for client→server notification `M`. */
-export type ServerNotificationHandler<M extends keyof T['clientNotifications'], T extends ProtocolTypesShape = Defaults> = (
-  params: T['clientNotifications'][M]['params'],
-  context: NotificationContext,
-) => void | Promise<void>;
+export type { RestoredSessionState, ServerNotificationHandler, ServerOptions, ServerRequestHandler } from './server-options.js';
 
 // Typed senders of T's server→client requests and notifications (see server-types.ts).
 export interface Server<T extends ProtocolTypesShape = Defaults> extends ServerSenders<T> {}
@@ -97,25 +61,30 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
 
   private readonly info: Stateful.Implementation;
   private readonly instructions: string | undefined;
-  private clientInfoValue: Stateful.Implementation | undefined;
   private initialized = false;
   /** Supported revisions of each era, oldest first (facts only: nothing is loaded to know them). */
-  private readonly statefulVersions: readonly string[];
-  private readonly statelessVersions: readonly string[];
+  private readonly versions: ServerVersions;
+  /** How admission reads and settles this Server's negotiated state. */
+  private readonly admission: AdmissionHost;
   /** A restored session whose revision module is still loading; messages wait for it. */
   private restoring: Promise<unknown> | undefined;
   private readonly codec: RequestStateCodec;
   private readonly subscriptions: Subscriptions;
   private readonly statelessHost: StatelessHost;
-  /** Which era this connection speaks, fixed by its first request (`initialize` or a request with `_meta`). */
-  private eraValue: 'stateful' | 'stateless' | undefined;
 
   constructor(info: Stateful.Implementation, options: ServerOptions<T> = {}) {
     super('server', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless'], options.revisionLoader), options);
     this.info = info;
     this.instructions = options.instructions;
-    this.statefulVersions = this.revisions.ofEra('stateful');
-    this.statelessVersions = this.revisions.ofEra('stateless');
+    this.versions = { stateful: this.revisions.ofEra('stateful'), stateless: this.revisions.ofEra('stateless'), revisions: this.revisions, defaultRevision: this.defaultRevision };
+    const server = this;
+    this.admission = {
+      versions: this.versions,
+      get state() { return server.state; },
+      set state(state) { server.state = state; },
+      get bound() { return server.protocol.revision; },
+      bind: (module) => this.protocol.setRevision(module),
+    };
     this.codec = options.requestState instanceof RequestStateCodec
       ? options.requestState
       : options.requestState === undefined ? defaultRequestStateCodec() : new RequestStateCodec(options.requestState);
@@ -123,12 +92,12 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
     this.subscriptions = new Subscriptions(this.ownCapabilities, (method, params, relatedRequestId) =>
       this.protocol.notification(method, params, { relatedRequestId }));
     this.protocol.prepareIncoming = (value) => this.prepare(value);
-    this.protocol.admitRequest = (request) => this.admit(request);
+    this.protocol.admitRequest = (request) => admitRequest(request, this.admission);
     this.protocol.setRequestHandler(Method.Initialize, (params) => this.answerInitialize(params as unknown as Stateful.InitializeRequestParams));
-    if (this.statelessVersions.length > 0) {
+    if (this.versions.stateless.length > 0) {
       const cache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'private' };
       this.registerStatelessHandler(Method.ServerDiscover, () => ({
-        supportedVersions: [...this.statelessVersions].reverse(),
+        supportedVersions: [...this.versions.stateless].reverse(),
         capabilities: this.ownCapabilities,
         ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
         ttlMs: cache.ttlMs,
@@ -157,8 +126,8 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
    * The era this connection speaks: `stateful` after `initialize`, `stateless` after a request
    * that carried its protocol version in `_meta`, undefined before either.
    */
-  get era(): 'stateful' | 'stateless' | undefined {
-    return this.eraValue;
+  get era(): Era | undefined {
+    return this.state?.era;
   }
 
   /** The server's name and version. */
@@ -171,17 +140,17 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
    * latest request (each request declares its own, and handlers see them in their context).
    */
   get clientCapabilities(): Stateful.ClientCapabilities | undefined {
-    return this.peerCapabilitiesValue as Stateful.ClientCapabilities | undefined;
+    return this.state?.peerCapabilities as Stateful.ClientCapabilities | undefined;
   }
 
   /** The client's name and version from `initialize`. */
   get clientInfo(): Stateful.Implementation | undefined {
-    return this.clientInfoValue;
+    return this.state?.peerInfo as Stateful.Implementation | undefined;
   }
 
   /** True once `notifications/initialized` arrived, or a stateless-era request was admitted. */
   get isInitialized(): boolean {
-    return this.initialized || this.eraValue === 'stateless';
+    return this.initialized || this.state?.era === 'stateless';
   }
 
   /** Starts serving on `transport`. */
@@ -207,10 +176,10 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
    */
   restoreSession(state: RestoredSessionState): Promise<void> {
     const era = this.revisions.facts(state.protocolVersion).era;
-    if (era !== 'stateful' || this.eraValue === 'stateless') {
-      throw new SdkError('INVALID_ARGUMENT', `Only a stateful session can be restored (revision ${state.protocolVersion}, era ${this.eraValue ?? era})`);
+    if (era !== 'stateful' || this.state?.era === 'stateless') {
+      throw new SdkError('INVALID_ARGUMENT', `Only a stateful session can be restored (revision ${state.protocolVersion}, era ${this.state?.era ?? era})`);
     }
-    const firstTime = this.negotiated === undefined;
+    const firstTime = this.state === undefined;
     const bind = (module: RevisionModule): void => {
       if (this.protocol.revision !== module) this.protocol.setRevision(module);
       if (firstTime) negotiateExtensions(this.ownCapabilities, this, module);
@@ -228,10 +197,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
       this.restoring = restoring;
       bound = restoring;
     }
-    this.negotiated = state.protocolVersion;
-    this.eraValue = 'stateful';
-    this.peerCapabilitiesValue = state.clientCapabilities as CapabilityObject;
-    this.clientInfoValue = state.clientInfo;
+    this.state = statefulState(state.protocolVersion, state.clientCapabilities as CapabilityObject, state.clientInfo);
     this.initialized = this.initialized || state.initialized;
     this.loggingLevel = state.loggingLevel;
     return bound;
@@ -252,7 +218,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
    * it goes to the `subscriptions/listen` streams that opted in to it, or nowhere.
    */
   protected override async sendNotification(method: string, params: unknown, options?: { relatedRequestId?: string | number | undefined }): Promise<void> {
-    if (this.eraValue === 'stateless' && options?.relatedRequestId === undefined) {
+    if (this.state?.era === 'stateless' && options?.relatedRequestId === undefined) {
       await this.subscriptions.publish(method, params as Params | undefined);
       return;
     }
@@ -279,62 +245,15 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
       ? handler(params, context)
       : middleware.runIncoming(context, params, handler);
     this.registerRequestHandler(method, (params: Params | undefined, context: RequestContext) => {
-      if (this.eraValue === 'stateless') {
-        return runStateless(this.statelessHost, this.protocol.revision!, chained, params, context);
-      }
-      if (this.negotiated === undefined) {
+      const era = this.state?.era;
+      if (era === 'stateless') return runStateless(this.statelessHost, this.protocol.revision!, chained, params, context);
+      if (era === undefined) {
         throw new ProtocolError(this.protocol.revision!.errorCodes.INVALID_REQUEST!, `Received ${method} before initialize`);
       }
       return chained(params, context);
     }, { runsMiddleware: true });
   }
 
-
-  /**
-   * Picks the era of each request before it is looked up. `initialize` selects the stateful
-   * era; a request naming its protocol version in `_meta` selects the stateless one (and
-   * binds that revision); once a connection initialized, `_meta` is just metadata.
-   */
-  private admit(request: JSONRPCRequest): ProtocolError | undefined {
-    const needed = this.revisionFor(request);
-    const module = needed === undefined ? undefined : this.revisions.module(needed);
-    if (needed !== undefined && module === undefined) {
-      // prepareIncoming loaded it unless the load failed (reported through onerror).
-      return new ProtocolError(this.revisions.facts(needed).errorCodes.INTERNAL_ERROR ?? -32603, `The module of protocol revision ${needed} could not be loaded`);
-    }
-    if (request.method === INITIALIZE_REQUEST) {
-      if (this.statefulVersions.length === 0) {
-        const requested = (request.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-        return this.unsupportedVersion(typeof requested === 'string' ? requested : undefined);
-      }
-      // A client that probed the stateless era first (and fell back) gets the handshake.
-      if (this.eraValue !== 'stateful') {
-        this.eraValue = undefined;
-        this.negotiated = undefined;
-        if (this.protocol.revision !== module) this.protocol.setRevision(module!);
-      }
-      return undefined;
-    }
-    if (this.eraValue === 'stateful' || this.statelessVersions.length === 0) return undefined;
-    const version = declaredVersion(request.params);
-    if (version === undefined) {
-      // A method of the stateless era alone (a discovery probe) is checked against that era's
-      // schema, which refuses it for its missing `_meta`; the era stays open. Anything else
-      // meets the stateful rules ("before initialize").
-      if (this.eraValue === undefined && module !== undefined && module.era === 'stateless') this.protocol.setRevision(module);
-      return undefined;
-    }
-    if (module === undefined || module.era !== 'stateless') return this.unsupportedVersion(version);
-    if (this.protocol.revision !== module) this.protocol.setRevision(module);
-    this.eraValue = 'stateless';
-    this.negotiated = module.revision;
-    const meta = requestMeta(request.params);
-    const capabilities = meta?.[CLIENT_CAPABILITIES_META];
-    if (typeof capabilities === 'object' && capabilities !== null) this.peerCapabilitiesValue = capabilities as CapabilityObject;
-    const clientInfo = meta?.[CLIENT_INFO_META];
-    if (typeof clientInfo === 'object' && clientInfo !== null) this.clientInfoValue = clientInfo as Stateful.Implementation;
-    return undefined;
-  }
 
   /**
    * Loads what the next inbound value needs before it is dispatched: the revision `admit` will
@@ -344,31 +263,9 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
   private prepare(value: unknown): Promise<unknown> | undefined {
     if (this.restoring !== undefined) return this.restoring;
     const request = isJsonObject(value) && typeof value.method === 'string' && value.id !== undefined ? (value as unknown as JSONRPCRequest) : undefined;
-    const needed = request === undefined ? undefined : this.revisionFor(request);
+    const needed = request === undefined ? undefined : revisionForRequest(request, this.state?.era, this.versions);
     // `admit` binds the needed module; the default one is loaded only for what needs no other.
     return needed !== undefined ? this.revisions.ensure(needed) : this.bindDefault();
-  }
-
-  /** The revision whose module `admit` binds for `request` (see {@link revisionForRequest}). */
-  private revisionFor(request: JSONRPCRequest): string | undefined {
-    return revisionForRequest(request, { era: this.eraValue, stateful: this.statefulVersions, stateless: this.statelessVersions, revisions: this.revisions });
-  }
-
-  private initializeVersion(params: unknown): string {
-    return initializeVersion(params, this.statefulVersions);
-  }
-
-  /**
-   * UnsupportedProtocolVersionError, listing the versions a request may name in `_meta`
-   * (newest first; the same list `server/discover` gives).
-   */
-  private unsupportedVersion(requested: string | undefined): ProtocolError {
-    const codes = this.revisions.facts(this.statelessVersions[this.statelessVersions.length - 1] ?? this.defaultRevision).errorCodes;
-    const supported = [...this.statelessVersions].reverse();
-    const text = requested === undefined
-      ? `Unsupported protocol version: this server supports ${supported.join(', ')}`
-      : `Unsupported protocol version ${JSON.stringify(requested)}: this server supports ${supported.join(', ')}`;
-    return new ProtocolError(codes.UNSUPPORTED_PROTOCOL_VERSION ?? codes.INVALID_REQUEST!, text, { supported, ...(requested !== undefined ? { requested } : {}) });
   }
 
   /** Handles client→server notification `method`. */
@@ -395,15 +292,12 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
   }
 
   private answerInitialize(params: Stateful.InitializeRequestParams): Stateful.InitializeResult {
-    if (this.negotiated !== undefined) {
+    if (this.state !== undefined) {
       throw new ProtocolError(this.protocol.revision!.errorCodes.INVALID_REQUEST!, 'The session is already initialized');
     }
-    const version = this.initializeVersion(params);
+    const version = initializeVersion(params, this.versions.stateful);
     this.protocol.setRevision(this.moduleFor(version));
-    this.negotiated = version;
-    this.eraValue = 'stateful';
-    this.peerCapabilitiesValue = params.capabilities as CapabilityObject;
-    this.clientInfoValue = params.clientInfo;
+    this.state = statefulState(version, params.capabilities as CapabilityObject, params.clientInfo);
     return {
       protocolVersion: version,
       capabilities: negotiateExtensions(this.ownCapabilities, this, this.protocol.revision!) as Stateful.ServerCapabilities,

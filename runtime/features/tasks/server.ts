@@ -13,6 +13,7 @@ import { isJsonObject } from '../../core/jsonrpc.js';
 import type { Params, RequestContext } from '../../core/request-context.js';
 import { CLIENT_CAPABILITIES_META } from '../../era/meta.js';
 import { StatelessContext } from '../../era/stateless-request.js';
+import { principalOf } from '../../era/principal.js';
 import type { MessageExtra } from '../../core/transport.js';
 import { checkValue, describeIssues } from '../../core/validation.js';
 import { registerExtensionModule, type Extension, type ExtensionTool, type ExtensionToolCall } from '../../peers/extension.js';
@@ -348,11 +349,8 @@ function missingExtension(what: string): ProtocolError {
 
 function defaultRequester(context: RequestContext): string | null {
   const extra: MessageExtra | undefined = context.extra;
-  const auth = extra?.authInfo;
-  if (isJsonObject(auth)) {
-    if (typeof auth.subject === 'string') return `subject:${auth.subject}`;
-    if (typeof auth.clientId === 'string') return `client:${auth.clientId}`;
-  }
+  const principal = principalOf(extra);
+  if (principal !== undefined) return principal;
   if (typeof extra?.sessionId === 'string') return `session:${extra.sessionId}`;
   return null;
 }

@@ -153,19 +153,11 @@ class Telemetry implements Middleware {
   }
 
   incoming(call: IncomingRequest, next: (params?: Params) => Promise<unknown>): Promise<unknown> {
-    if (this.untraced(call.params, this.serverDuration)) return next();
-    const active = contextApi.active();
-    const remote = extractTraceContext(ROOT_CONTEXT, call.params?._meta, this.propagator) as Context | undefined;
-    const parent = remote ?? active;
-    if (this.idle(parent, this.serverDuration)) return next();
-    const attributes = attributesOf(call, call.params);
     // The input request ids of the stateless era are keys in a result, not JSON-RPC ids.
-    if (!(call.side === 'client' && call.era === 'stateless')) attributes['jsonrpc.request.id'] = String(call.requestId);
-    const span = this.tracer.startSpan(spanName(call.method, call.params), serverSpanOptions(attributes, remote, active), parent);
-    // A no-op tracer's span with no parent to carry on, and no histogram: nothing to do.
-    const carried = isSpanContextValid(span.spanContext());
-    if (!carried && !span.isRecording() && this.serverDuration === undefined) return next();
-    const scope = trace.setSpan(parent, span);
+    const requestId = call.side === 'client' && call.era === 'stateless' ? undefined : String(call.requestId);
+    const started = this.serverSpan(call, spanName(call.method, call.params), requestId);
+    if (started === undefined) return next();
+    const { span, attributes, carried, scope } = started;
     const requests = carried ? this.requestsOf(call) : undefined;
     requests?.set(call.requestId, scope);
     const done = this.observe(span, attributes, this.serverDuration, true, scope, next);
@@ -180,15 +172,9 @@ class Telemetry implements Middleware {
 
   /** A span (kind SERVER, no request id: notifications have none) for each notification the peer sends. */
   notification(call: IncomingNotification, next: Next<void>): Promise<void> {
-    if (this.untraced(call.params, this.serverDuration)) return next();
-    const active = contextApi.active();
-    const remote = extractTraceContext(ROOT_CONTEXT, call.params?._meta, this.propagator) as Context | undefined;
-    const parent = remote ?? active;
-    if (this.idle(parent, this.serverDuration)) return next();
-    const attributes = attributesOf(call, call.params);
-    const span = this.tracer.startSpan(call.method, serverSpanOptions(attributes, remote, active), parent);
-    if (!isSpanContextValid(span.spanContext()) && !span.isRecording() && this.serverDuration === undefined) return next();
-    return this.observe(span, attributes, this.serverDuration, true, trace.setSpan(parent, span), next) as Promise<void>;
+    const started = this.serverSpan(call, call.method);
+    if (started === undefined) return next();
+    return this.observe(started.span, started.attributes, this.serverDuration, true, started.scope, next) as Promise<void>;
   }
 
   outgoing(call: OutgoingRequest, next: SendNext): Promise<unknown> {
@@ -258,6 +244,25 @@ class Telemetry implements Middleware {
    * built: spans come from the API's no-op provider, no histogram records, the message carries
    * no `traceparent` (with the built-in propagation) and no span is active.
    */
+  /**
+   * The SERVER span of a received request or notification, parented by the trace context its
+   * `_meta` carries; undefined when there is nothing to record or carry (no tracer, or a no-op
+   * tracer's span with no parent to carry on, and no histogram).
+   */
+  private serverSpan(call: IncomingRequest | IncomingNotification, name: string, requestId?: string): { span: Span; attributes: Attributes; carried: boolean; scope: Context } | undefined {
+    if (this.untraced(call.params, this.serverDuration)) return undefined;
+    const active = contextApi.active();
+    const remote = extractTraceContext(ROOT_CONTEXT, call.params?._meta, this.propagator) as Context | undefined;
+    const parent = remote ?? active;
+    if (this.idle(parent, this.serverDuration)) return undefined;
+    const attributes = attributesOf(call, call.params);
+    if (requestId !== undefined) attributes['jsonrpc.request.id'] = requestId;
+    const span = this.tracer.startSpan(name, serverSpanOptions(attributes, remote, active), parent);
+    const carried = isSpanContextValid(span.spanContext());
+    if (!carried && !span.isRecording() && this.serverDuration === undefined) return undefined;
+    return { span, attributes, carried, scope: trace.setSpan(parent, span) };
+  }
+
   private untraced(params: Params | undefined, histogram: Histogram | undefined): boolean {
     if (histogram !== undefined || !this.globalTracer || this.propagator !== undefined) return false;
     const meta = params?._meta;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, McpServer, ProtocolError } from '../../../../runtime/index.js';
 import { SkillCatalog, SkillsClient, SkillsExtension, SKILLS_EXTENSION_ID } from '../../../../runtime/features/skills/index.js';
 import { createMcpNodeServer, type McpNodeServer } from '../../../../runtime/node.js';
-import { POST_HEADERS } from '../../transports/http/server-support.js';
+import { postStateless } from '../../transports/http/server-support.js';
 import { connectedPair, FORMS_MD, info, pdfSkill, PDF_SKILL_MD, refundsSkill, skillsServer } from './fixtures.js';
 
 /** Sends a request the Client's types do not name (the extension's methods once SkillsClient registered them). */
@@ -169,11 +169,7 @@ describe('skills methods over node:http in the stateless era, raw fetch', () => 
     await node.close();
   });
 
-  async function post(method: string, params: Record<string, unknown>, name?: string): Promise<{ status: number; body: any }> {
-    const headers: Record<string, string> = { ...POST_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) };
-    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: STATELESS_META } }) });
-    return { status: response.status, body: await response.json() };
-  }
+  const post = (method: string, params: Record<string, unknown>, name?: string) => postStateless(url, STATELESS_META, method, params, name);
 
   it('serves skills/get and resources/directory/read without Mcp-Name, with the cache hint', async () => {
     const got = await post('skills/get', { uri: 'skill://pdf-processing/SKILL.md' });

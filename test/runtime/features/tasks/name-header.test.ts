@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../../../runtime/index.js';
 import { TasksExtension } from '../../../../runtime/features/tasks/index.js';
 import { createMcpNodeServer, type McpNodeServer } from '../../../../runtime/node.js';
-import { POST_HEADERS } from '../../transports/http/server-support.js';
+import { postStateless } from '../../transports/http/server-support.js';
 
 const STATELESS_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -29,11 +29,7 @@ afterAll(async () => {
   await node.close();
 });
 
-async function post(method: string, params: Record<string, unknown>, name?: string): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { ...POST_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) };
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: STATELESS_META } }) });
-  return { status: response.status, body: await response.json() };
-}
+const post = (method: string, params: Record<string, unknown>, name?: string) => postStateless(url, STATELESS_META, method, params, name);
 
 describe('tasks requests in the stateless era', () => {
   it('refuses tasks/get without Mcp-Name, or naming another task, with -32020', async () => {

@@ -176,6 +176,16 @@ export function createHttpTestServer(): Server {
 /** Headers of a well-formed POST. */
 export const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
+/**
+ * POSTs one 2026-07-28 request to `url` as a raw client would: the protocol headers, `Mcp-Name`
+ * when given, and `meta` as the request's `_meta`.
+ */
+export async function postStateless(url: URL, meta: Record<string, unknown>, method: string, params: Record<string, unknown>, name?: string): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = { ...POST_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) };
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }) });
+  return { status: response.status, body: await response.json() };
+}
+
 /** An `initialize` request asking for `version`. */
 export function initializeRequest(version: string, id: number | string = 0, capabilities: Record<string, unknown> = {}): Record<string, unknown> {
   return { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities, clientInfo: { name: 'raw-test-client', version: '1.0.0' } } };

@@ -5,8 +5,8 @@
  * memory and work, and every request still gets exactly one answer.
  */
 import { SdkError } from './errors.js';
-import type { LazyAbort } from './lazy-abort.js';
 import type { Side } from './method-table.js';
+import type { HandlerContext } from './request-context.js';
 
 /** How many of a peer's requests one connection handles at once, and how many more wait. */
 export interface InboundLimits {
@@ -55,7 +55,7 @@ export type Entry =
 
 interface Waiter {
   readonly admit: (leave: Leave | undefined) => void;
-  readonly abort: LazyAbort;
+  readonly abort: HandlerContext;
   readonly onAbort: () => void;
 }
 
@@ -70,22 +70,12 @@ export class InboundGate {
     this.limits = limits;
   }
 
-  /** Handlers running now. */
-  get active(): number {
-    return this.running;
-  }
-
-  /** Requests waiting for a place. */
-  get waiting(): number {
-    return this.queue.size;
-  }
-
   /**
    * Takes a place for a request whose handler is about to run. A request that has to wait
    * leaves the queue, unanswered by the gate, as soon as `abort` fires (cancelled by the peer,
    * connection closed).
    */
-  enter(abort: LazyAbort): Entry {
+  enter(abort: HandlerContext): Entry {
     if (this.running < this.limits.maxConcurrent) {
       this.running++;
       return { kind: 'run', leave: this.leaver() };

@@ -9,7 +9,7 @@ import { initializeVersion, revisionForRequest } from './server-revision.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import type { HeaderParameter } from '../era/mcp-headers.js';
 import { isJsonObject, type JSONRPCRequest } from '../core/jsonrpc.js';
-import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
+import type { CapabilitiesOf, ProtocolTypesShape } from './protocol-types.js';
 import type { ServerSenders } from './server-types.js';
 import { INITIALIZE_REQUEST, LOG_NOTIFICATION } from '../core/special-methods.js';
 import type { NotificationContext, Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';

@@ -264,11 +264,11 @@ export class Dispatcher {
       }
       const context = new HandlerContext(method, id, metaOf(params), extra, this.host.sender);
       const entry = this.gate.enter(context);
-      if (entry.kind === 'full') {
+      if (entry === undefined) {
         return this.overloaded(id, method);
       }
       this.inflight.set(id, context);
-      const leave = entry.kind === 'run' ? entry.leave : await entry.turn;
+      const leave = typeof entry === 'function' ? entry : await entry;
       if (leave === undefined) {
         // Cancelled, or the connection closed, while it waited: no answer is due.
         if (this.inflight.get(id) === context) this.inflight.delete(id);

@@ -39,27 +39,27 @@ export function nestingDepthOption(value: number | undefined): number {
  * merge follows it to `Object.prototype`), and returns where the message first nests deeper than
  * `maxDepth` levels (the message itself is level 1), or undefined when it does not. The walk
  * stops descending at `maxDepth`, so its own recursion is bounded by the limit, not the input.
+ * It records no path on the way: only a message that is too deep is walked a second time, to
+ * name where.
  */
 export function inspectInbound(message: object, maxDepth: number): NestingExcess | undefined {
-  const trail: string[] = [];
-  if (!tooDeep(message, maxDepth - 1, trail)) {
+  if (!tooDeep(message, maxDepth - 1)) {
     return undefined;
   }
+  const trail: string[] = [];
+  excessPath(message, maxDepth - 1, trail);
   // The trail was filled while unwinding: the deepest segment first.
   trail.reverse();
   const [member = '', ...rest] = trail;
   return { member, path: rest.map(pointerSegment).join('') };
 }
 
-/** True when `node` holds objects more than `levelsLeft` levels below it; fills `trail` on the way out. */
-function tooDeep(node: object, levelsLeft: number, trail: string[]): boolean {
+/** True when `node` holds objects more than `levelsLeft` levels below it. */
+function tooDeep(node: object, levelsLeft: number): boolean {
   if (Array.isArray(node)) {
     for (let index = 0; index < node.length; index++) {
       const child: unknown = node[index];
-      if (typeof child === 'object' && child !== null && (levelsLeft === 0 || tooDeep(child, levelsLeft - 1, trail))) {
-        trail.push(String(index));
-        return true;
-      }
+      if (typeof child === 'object' && child !== null && (levelsLeft === 0 || tooDeep(child, levelsLeft - 1))) return true;
     }
     return false;
   }
@@ -73,8 +73,18 @@ function tooDeep(node: object, levelsLeft: number, trail: string[]): boolean {
       Reflect.deleteProperty(node, key);
       continue;
     }
-    if (levelsLeft === 0 || tooDeep(child, levelsLeft - 1, trail)) {
-      trail.push(key);
+    if (levelsLeft === 0 || tooDeep(child, levelsLeft - 1)) return true;
+  }
+  return false;
+}
+
+/** Fills `trail` (deepest first) with the path to the first value of `node` nested too deep, as found by tooDeep. */
+function excessPath(node: object, levelsLeft: number, trail: string[]): boolean {
+  const keys = Array.isArray(node) ? node.keys() : Object.keys(node);
+  for (const key of keys) {
+    const child: unknown = (node as Record<string | number, unknown>)[key];
+    if (typeof child === 'object' && child !== null && (levelsLeft === 0 || excessPath(child, levelsLeft - 1, trail))) {
+      trail.push(String(key));
       return true;
     }
   }

@@ -189,7 +189,7 @@ export class Dispatcher {
    * item, whose batch reply waits for every item), the place is freed when the handler ends,
    * so a batch larger than the bound cannot wait for itself.
    */
-  private async dispatch(value: unknown, extra: MessageExtra | undefined, held?: ReplyDraft): Promise<JSONRPCResponse | undefined> {
+  private dispatch(value: unknown, extra: MessageExtra | undefined, held?: ReplyDraft): Promise<JSONRPCResponse | undefined> | JSONRPCResponse | undefined {
     const classified = classifyMessage(value);
     if (classified.kind === 'invalid') {
       return this.errorResponse(classified.id, 'INVALID_REQUEST', `Invalid Request: ${classified.reason}`);
@@ -276,8 +276,21 @@ export class Dispatcher {
       }
       let response: JSONRPCResponse | undefined;
       try {
-        response = await this.runHandler(message, info, handler, context);
+        // Cancelled between its turn and now: it runs no handler and gets no answer.
+        if (!context.aborted) {
+          // Without middleware the handler is called as it is: no call object, no closure.
+          const result = await (this.host.middleware.incoming === undefined || this.chainingHandlers.has(handler)
+            ? handler(params as Params | undefined, context)
+            : this.host.middleware.runIncoming(context, params as Params | undefined, (given) => handler(given, context)));
+          if (!context.aborted) response = this.resultResponse(id, info, result ?? {});
+        }
+      } catch (error) {
+        if (!context.aborted) {
+          if (!(error instanceof ProtocolError)) this.host.failed({ method, requestId: id, error });
+          response = this.handlerFailure(id, error);
+        }
       } finally {
+        if (this.inflight.get(id) === context) this.inflight.delete(id);
         if (held === undefined || response === undefined) leave();
         else held.leave = leave;
       }
@@ -286,33 +299,6 @@ export class Dispatcher {
       // Whatever escapes (an admission hook that throws, say), the request is still answered.
       return this.errorResponse(id, 'INTERNAL_ERROR', `Internal error while handling ${method}: ${messageOf(error)}`);
     }
-  }
-
-  private async runHandler(message: JSONRPCRequest, info: ResolvedMethod, handler: RequestHandler, context: HandlerContext): Promise<JSONRPCResponse | undefined> {
-    const { id, method, params } = message;
-    if (context.aborted) {
-      if (this.inflight.get(id) === context) this.inflight.delete(id);
-      return undefined;
-    }
-    let result: unknown;
-    try {
-      // Without middleware the handler is called as it is: no call object, no closure.
-      result = await (this.host.middleware.incoming === undefined || this.chainingHandlers.has(handler)
-        ? handler(params as Params | undefined, context)
-        : this.host.middleware.runIncoming(context, params as Params | undefined, (given) => handler(given, context)));
-    } catch (error) {
-      if (context.aborted) return undefined;
-      if (!(error instanceof ProtocolError)) this.host.failed({ method, requestId: id, error });
-      return this.handlerFailure(id, error);
-    } finally {
-      if (this.inflight.get(id) === context) {
-        this.inflight.delete(id);
-      }
-    }
-    if (context.aborted) {
-      return undefined;
-    }
-    return this.resultResponse(id, info, result ?? {});
   }
 
   /** The answer to a request that finds every handler place and the queue taken. */

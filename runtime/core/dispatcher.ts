@@ -13,9 +13,9 @@ import {
   type JSONRPCResponse,
   type RequestId,
 } from './jsonrpc.js';
-import { mayBeSentBy, peerOf, type MethodTable, type ResolvedMethod, type Side } from './method-table.js';
+import { mayBeSentBy, peerOf, type ResolvedMethod } from './method-table.js';
 import { metaOf, paramsIssues } from './message-params.js';
-import type { PendingRequests } from './pending-requests.js';
+import type { EngineParts } from './protocol-options.js';
 import { InboundGate, type InboundLimits, type Leave } from './inbound-gate.js';
 import {
   HandlerContext,
@@ -32,13 +32,7 @@ import { inspectInbound, type NestingExcess } from './inbound-shape.js';
 import type { HandlerFailure, MiddlewareStack } from './middleware.js';
 
 /** What the dispatcher shares with the engine that owns it. */
-export interface DispatchHost {
-  readonly side: Side;
-  readonly methods: MethodTable;
-  /** Outgoing requests, which incoming responses and progress notifications settle. */
-  readonly pending: PendingRequests;
-  readonly validateIncoming: boolean;
-  readonly validateOutgoing: boolean;
+export interface DispatchHost extends EngineParts {
   /** The deepest nesting an inbound message may have (see ProtocolOptions.maxNestingDepth). */
   readonly maxNestingDepth: number;
   /** How many of the peer's requests run at once and how many more wait (see InboundGate). */
@@ -47,8 +41,6 @@ export interface DispatchHost {
   readonly sender: ContextSender;
   /** The middlewares around handlers; the dispatcher only checks whether any is registered. */
   readonly middleware: MiddlewareStack;
-  /** Receives problems nobody can be answered about. */
-  report(error: Error): void;
   /** Receives a handler that threw something other than a ProtocolError (the peer is answered anyway). */
   failed(failure: HandlerFailure): void;
   /**
@@ -57,13 +49,6 @@ export interface DispatchHost {
    * the error to answer.
    */
   readonly admit?: ((request: JSONRPCRequest) => ProtocolError | undefined) | undefined;
-}
-
-/** A reply being built: `leave` is set by the request it answers, `message` once it is known. */
-interface ReplyDraft {
-  message: Reply['message'] | undefined;
-  relatedRequestId: RequestId | undefined;
-  leave: Leave | undefined;
 }
 
 /** A reply to send for one inbound value. */
@@ -116,12 +101,9 @@ export class Dispatcher {
     if (Array.isArray(value)) {
       return this.receiveBatch(value, extra);
     }
-    const reply: ReplyDraft = { message: undefined, relatedRequestId: undefined, leave: undefined };
-    const response = await this.dispatch(value, extra, reply);
-    if (response === undefined) return undefined;
-    reply.message = response;
-    reply.relatedRequestId = response.id ?? undefined;
-    return reply as Reply;
+    const held: Leave[] = [];
+    const response = await this.dispatch(value, extra, held);
+    return response === undefined ? undefined : { message: response, relatedRequestId: response.id ?? undefined, leave: held[0] };
   }
 
   /**
@@ -184,12 +166,12 @@ export class Dispatcher {
   }
 
   /**
-   * Handles one message. With `held`, a request answered keeps its handler place and puts the
-   * function that frees it there (the engine frees it once the reply is sent); without (a batch
-   * item, whose batch reply waits for every item), the place is freed when the handler ends,
-   * so a batch larger than the bound cannot wait for itself.
+   * Handles one message. With `held`, a request answered keeps its handler place and pushes
+   * the function that frees it there (the engine frees it once the reply is sent); without
+   * (a batch item, whose batch reply waits for every item), the place is freed when the
+   * handler ends, so a batch larger than the bound cannot wait for itself.
    */
-  private dispatch(value: unknown, extra: MessageExtra | undefined, held?: ReplyDraft): Promise<JSONRPCResponse | undefined> | JSONRPCResponse | undefined {
+  private dispatch(value: unknown, extra: MessageExtra | undefined, held?: Leave[]): Promise<JSONRPCResponse | undefined> | JSONRPCResponse | undefined {
     const classified = classifyMessage(value);
     if (classified.kind === 'invalid') {
       return this.errorResponse(classified.id, 'INVALID_REQUEST', `Invalid Request: ${classified.reason}`);
@@ -242,7 +224,7 @@ export class Dispatcher {
     }
   }
 
-  private async handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined, held: ReplyDraft | undefined): Promise<JSONRPCResponse | undefined> {
+  private async handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined, held: Leave[] | undefined): Promise<JSONRPCResponse | undefined> {
     const { id, method, params } = message;
     try {
       const refusal = this.host.admit?.(message);
@@ -286,13 +268,18 @@ export class Dispatcher {
         }
       } catch (error) {
         if (!context.aborted) {
-          if (!(error instanceof ProtocolError)) this.host.failed({ method, requestId: id, error });
-          response = this.handlerFailure(id, error);
+          // A ProtocolError is the handler's answer; anything else is a failure, answered -32603.
+          if (error instanceof ProtocolError) {
+            response = { jsonrpc: JSONRPC_VERSION, id, error: error.toJSON() };
+          } else {
+            this.host.failed({ method, requestId: id, error });
+            response = this.errorResponse(id, 'INTERNAL_ERROR', messageOf(error));
+          }
         }
       } finally {
         if (this.inflight.get(id) === context) this.inflight.delete(id);
         if (held === undefined || response === undefined) leave();
-        else held.leave = leave;
+        else held.push(leave);
       }
       return response;
     } catch (error) {
@@ -317,13 +304,6 @@ export class Dispatcher {
       return this.errorResponse(id, 'INTERNAL_ERROR', text);
     }
     return { jsonrpc: JSONRPC_VERSION, id, result };
-  }
-
-  private handlerFailure(id: RequestId, error: unknown): JSONRPCErrorResponse {
-    if (error instanceof ProtocolError) {
-      return { jsonrpc: JSONRPC_VERSION, id, error: error.toJSON() };
-    }
-    return this.errorResponse(id, 'INTERNAL_ERROR', messageOf(error));
   }
 
   private handleNotification(message: JSONRPCNotification, extra: MessageExtra | undefined): void {

@@ -6,14 +6,12 @@
 import { asError, ProtocolError, SdkError } from './errors.js';
 import { isErrorResponse, isJsonObject, type JSONRPCErrorResponse, type JSONRPCResponse, type RequestId } from './jsonrpc.js';
 import { progressOf } from './message-params.js';
-import type { PendingRequest, PendingRequests } from './pending-requests.js';
+import type { PendingRequest } from './pending-requests.js';
+import type { EngineParts } from './protocol-options.js';
 import { checkValue, describeIssues } from './validation.js';
 
 /** Where the functions of this module settle requests and report what has no request. */
-export interface ResponseSink {
-  readonly pending: PendingRequests;
-  report(error: Error): void;
-}
+type ResponseSink = Pick<EngineParts, 'pending' | 'report'>;
 
 /**
  * Settles the outgoing request a response answers: resolves it with its validated result,

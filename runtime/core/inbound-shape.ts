@@ -39,29 +39,35 @@ export function nestingDepthOption(value: number | undefined): number {
  * merge follows it to `Object.prototype`), and returns where the message first nests deeper than
  * `maxDepth` levels (the message itself is level 1), or undefined when it does not. The walk
  * stops descending at `maxDepth`, so its own recursion is bounded by the limit, not the input.
- * It records no path on the way: only a message that is too deep is walked a second time, to
- * name where.
  */
 export function inspectInbound(message: object, maxDepth: number): NestingExcess | undefined {
-  if (!tooDeep(message, maxDepth - 1)) {
+  const trail = tooDeep(message, maxDepth - 1);
+  if (trail === undefined) {
     return undefined;
   }
-  const trail: string[] = [];
-  excessPath(message, maxDepth - 1, trail);
   // The trail was filled while unwinding: the deepest segment first.
   trail.reverse();
   const [member = '', ...rest] = trail;
   return { member, path: rest.map(pointerSegment).join('') };
 }
 
-/** True when `node` holds objects more than `levelsLeft` levels below it. */
-function tooDeep(node: object, levelsLeft: number): boolean {
+/**
+ * Undefined when `node` holds no objects more than `levelsLeft` levels below it; otherwise the
+ * path to the first that is, deepest segment first. The path is allocated only where the walk
+ * finds the excess, so a message within the limit costs no allocation.
+ */
+function tooDeep(node: object, levelsLeft: number): string[] | undefined {
   if (Array.isArray(node)) {
     for (let index = 0; index < node.length; index++) {
       const child: unknown = node[index];
-      if (typeof child === 'object' && child !== null && (levelsLeft === 0 || tooDeep(child, levelsLeft - 1))) return true;
+      if (typeof child !== 'object' || child === null) continue;
+      const trail = levelsLeft === 0 ? [] : tooDeep(child, levelsLeft - 1);
+      if (trail !== undefined) {
+        trail.push(String(index));
+        return trail;
+      }
     }
-    return false;
+    return undefined;
   }
   for (const key in node) {
     const child: unknown = (node as Record<string, unknown>)[key];
@@ -73,22 +79,13 @@ function tooDeep(node: object, levelsLeft: number): boolean {
       Reflect.deleteProperty(node, key);
       continue;
     }
-    if (levelsLeft === 0 || tooDeep(child, levelsLeft - 1)) return true;
-  }
-  return false;
-}
-
-/** Fills `trail` (deepest first) with the path to the first value of `node` nested too deep, as found by tooDeep. */
-function excessPath(node: object, levelsLeft: number, trail: string[]): boolean {
-  const keys = Array.isArray(node) ? node.keys() : Object.keys(node);
-  for (const key of keys) {
-    const child: unknown = (node as Record<string | number, unknown>)[key];
-    if (typeof child === 'object' && child !== null && (levelsLeft === 0 || excessPath(child, levelsLeft - 1, trail))) {
-      trail.push(String(key));
-      return true;
+    const trail = levelsLeft === 0 ? [] : tooDeep(child, levelsLeft - 1);
+    if (trail !== undefined) {
+      trail.push(key);
+      return trail;
     }
   }
-  return false;
+  return undefined;
 }
 
 function pointerSegment(segment: string): string {

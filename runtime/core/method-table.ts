@@ -49,8 +49,6 @@ export interface ResolvedMethod {
   readonly paramsRequired: boolean;
   readonly params: Validator;
   readonly result: Validator | null;
-  /** True when registered by the application rather than generated from the schema. */
-  readonly custom: boolean;
   /** True when `Mcp-Name` is checked only when present (see CustomRequestSpec.nameHeader). */
   readonly nameHeaderOptional?: boolean;
 }
@@ -142,7 +140,6 @@ export class MethodTable {
           paramsRequired: info.paramsRequired,
           params: info.params,
           result: info.result === null ? null : this.withAlternatives(method, info.result),
-          custom: false,
         };
         this.resolved.set(method, resolved);
       }
@@ -180,7 +177,6 @@ export class MethodTable {
       paramsRequired: spec.paramsRequired ?? false,
       params: spec.params,
       result,
-      custom: true,
       ...(spec.nameHeader === false ? { nameHeaderOptional: true } : {}),
     });
   }

@@ -8,7 +8,7 @@ import { asError, messageOf, SdkError } from './errors.js';
 import { JSONRPC_VERSION, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest, type RequestId } from './jsonrpc.js';
 import { paramsIssues, withProgressToken } from './message-params.js';
 import { mayBeSentBy, type MethodTable, type ResolvedMethod, type Side } from './method-table.js';
-import type { PendingRequests } from './pending-requests.js';
+import type { EngineParts } from './protocol-options.js';
 import type { NotificationOptions, Params, RequestOptions } from './request-context.js';
 import { CANCELLED_NOTIFICATION } from './special-methods.js';
 import { revisionFacts, type RevisionFacts } from './revision-facts.js';
@@ -85,33 +85,23 @@ export class SendOptions {
 
 /** What the outgoing side reads from the engine as it sends: mutable hooks and the connection. */
 export interface OutboundHost {
-  readonly side: Side;
   readonly transport: Transport | undefined;
-  readonly revision: RevisionModule | undefined;
   readonly notificationFilter?: ((method: string, params: Params | undefined) => boolean) | undefined;
   readonly toolInputSchema?: ((name: string) => unknown) | undefined;
-}
-
-/** What the outgoing side shares with the engine, fixed at construction. */
-export interface OutboundSettings {
-  readonly methods: MethodTable;
-  readonly pending: PendingRequests;
-  readonly validateIncoming: boolean;
-  readonly validateOutgoing: boolean;
-  readonly defaultTimeoutMs: number;
-  report(error: Error): void;
 }
 
 /** Sends the requests and notifications of one engine. */
 export class Outbound {
   private readonly host: OutboundHost;
-  private readonly settings: OutboundSettings;
+  private readonly settings: EngineParts;
+  private readonly defaultTimeoutMs: number;
   private readonly options = new SendOptions();
   private nextId = 1;
 
-  constructor(host: OutboundHost, settings: OutboundSettings) {
+  constructor(host: OutboundHost, settings: EngineParts, defaultTimeoutMs: number) {
     this.host = host;
     this.settings = settings;
+    this.defaultTimeoutMs = defaultTimeoutMs;
   }
 
   /** Sends a request (see Protocol.request); never throws, it rejects. */
@@ -126,7 +116,7 @@ export class Outbound {
 
   private send<R>(method: string, params: Params | undefined, options: RequestOptions): Promise<R> {
     const transport = this.connection();
-    const info = resolveOutgoing(this.settings.methods, method, 'request', this.host.side);
+    const info = resolveOutgoing(this.settings.methods, method, 'request', this.settings.side);
     const { signal } = options;
     if (signal?.aborted === true) {
       throw cancelledError(method, signal.reason);
@@ -171,7 +161,7 @@ export class Outbound {
         onprogress: options.onprogress,
         relatedRequestId: options.relatedRequestId,
         policy: {
-          timeoutMs: options.timeout ?? this.settings.defaultTimeoutMs,
+          timeoutMs: options.timeout ?? this.defaultTimeoutMs,
           resetOnProgress: options.resetTimeoutOnProgress ?? false,
           maxTotalTimeoutMs: options.maxTotalTimeout,
         },
@@ -190,7 +180,7 @@ export class Outbound {
   /** Sends a notification (see Protocol.notification). */
   async notification(method: string, params: Params | undefined, options: NotificationOptions): Promise<void> {
     const transport = this.connection();
-    const info = resolveOutgoing(this.settings.methods, method, 'notification', this.host.side);
+    const info = resolveOutgoing(this.settings.methods, method, 'notification', this.settings.side);
     const filter = this.host.notificationFilter;
     if (filter !== undefined && !filter(method, params)) {
       return;
@@ -218,7 +208,7 @@ export class Outbound {
 
   /** What the transport learns with each message (see SendOptions). */
   sendOptions(relatedRequestId: RequestId | undefined): TransportSendOptions {
-    return this.options.of(this.host.revision, this.host.toolInputSchema, relatedRequestId);
+    return this.options.of(this.settings.methods.revision, this.host.toolInputSchema, relatedRequestId);
   }
 
   private connection(): Transport {

@@ -13,7 +13,7 @@ import type {
   RequestOptions,
 } from './request-context.js';
 import type { MessageExtra, Transport, TransportSendOptions } from './transport.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type EngineParts, type ProtocolOptions } from './protocol-options.js';
 import { Outbound } from './outbound.js';
 import { InboundQueue } from './inbound-queue.js';
 import { nestingDepthOption } from './inbound-shape.js';
@@ -67,9 +67,6 @@ export class Protocol {
   readonly middleware: MiddlewareStack;
 
   private readonly methods: MethodTable;
-  private readonly validateIncoming: boolean;
-  private readonly validateOutgoing: boolean;
-  private readonly defaultTimeoutMs: number;
   private readonly pending: PendingRequests;
   private readonly dispatcher: Dispatcher;
   private connection: Transport | undefined;
@@ -87,29 +84,23 @@ export class Protocol {
   constructor(options: ProtocolOptions) {
     this.side = options.side;
     this.methods = new MethodTable(options.revision);
-    this.validateIncoming = options.validate ?? true;
-    this.validateOutgoing = options.validateOutgoing ?? true;
-    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.onerror = options.onerror;
     this.pending = new PendingRequests((request, error) => {
       this.outbound.sendCancellation(request.id, error.message, request.relatedRequestId);
       request.reject(error);
     });
-    this.outbound = new Outbound(this, {
-      methods: this.methods,
-      pending: this.pending,
-      validateIncoming: this.validateIncoming,
-      validateOutgoing: this.validateOutgoing,
-      defaultTimeoutMs: this.defaultTimeoutMs,
-      report: (error) => this.report(error),
-    });
-    this.middleware = new MiddlewareStack((call) => this.fillFacts(call), (error) => this.report(error));
-    this.dispatcher = new Dispatcher({
+    const parts: EngineParts = {
       side: this.side,
       methods: this.methods,
       pending: this.pending,
-      validateIncoming: this.validateIncoming,
-      validateOutgoing: this.validateOutgoing,
+      validateIncoming: options.validate ?? true,
+      validateOutgoing: options.validateOutgoing ?? true,
+      report: (error) => this.report(error),
+    };
+    this.outbound = new Outbound(this, parts, options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    this.middleware = new MiddlewareStack((call) => this.fillFacts(call), (error) => this.report(error));
+    this.dispatcher = new Dispatcher({
+      ...parts,
       maxNestingDepth: nestingDepthOption(options.maxNestingDepth),
       inboundLimits: inboundLimits(this.side, options.maxConcurrentInbound, options.maxQueuedInbound),
       sender: {
@@ -119,7 +110,6 @@ export class Protocol {
           : this.middleware.runOutgoing(method, params, sendOptions, (given, givenOptions) => this.request(method, given, givenOptions)),
       },
       middleware: this.middleware,
-      report: (error) => this.report(error),
       failed: (failure) => this.reportHandlerFailure(failure),
       admit: (request) => this.admitRequest?.(request),
     });

@@ -84,8 +84,6 @@ function pick(requested: readonly string[], candidates: readonly RevisionEntry[]
   });
 }
 
-export type { RevisionLoader } from './revision-set.js';
-
 /**
  * The error codes of the newest stateful revision, read from its facts so that code naming a
  * code (`INVALID_PARAMS`) loads no revision module.

@@ -5,7 +5,7 @@ import type { Validator } from '../../../runtime/core/contract.js';
 import { MethodTable } from '../../../runtime/core/method-table.js';
 import { createFakeRevision } from '../fixtures/fake-revision.js';
 
-const refuseAll = Object.assign((_value: unknown) => false, { errors: [{ instancePath: '', message: 'is not a task', keyword: 'task', params: {} }] }) as Validator;
+const refuseAll: Validator = Object.assign((_value: unknown): _value is unknown => false, { errors: [{ instancePath: '', message: 'is not a task', keyword: 'task', params: {} }] });
 
 describe('MethodTable', () => {
   it('widens a result already looked up when an alternative is added afterwards', () => {

@@ -34,8 +34,8 @@ export type { RequestContext, NotificationContext, RequestOptions, NotificationO
 export type { CallFacts, HandlerFailure, IncomingNotification, IncomingRequest, Middleware, Next, NotifyNext, OutgoingNotification, OutgoingRequest, SendNext } from './core/middleware.js';
 export { isCallOf, type RequestParamsOf } from './peers/middleware-calls.js';
 export type { Progress } from './core/pending-requests.js';
-export type { ProtocolTypesShape, RequestTypes, NotificationTypes, CapabilitiesOf } from './core/protocol-types.js';
-export type { CustomRequestDefinition, CustomNotificationDefinition, CustomRequest, CustomNotification } from './core/custom-methods.js';
+export type { ProtocolTypesShape, RequestTypes, NotificationTypes, CapabilitiesOf } from './peers/protocol-types.js';
+export type { CustomRequestDefinition, CustomNotificationDefinition, CustomRequest, CustomNotification } from './peers/custom-methods.js';
 // Errors: ProtocolError travels on the wire (codes by name in ErrorCodes, generated from every pinned revision), SdkError is local.
 export { ErrorCodes } from '../generated/protocol/error-codes.js';
 export { ProtocolError, SdkError, type SdkErrorCode, type SdkErrorOptions } from './core/errors.js';

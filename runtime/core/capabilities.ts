@@ -1,5 +1,3 @@
-import type { MethodInfo, RevisionModule } from './contract.js';
-
 /** A capabilities object as declared on the wire (ClientCapabilities / ServerCapabilities). */
 export type CapabilityObject = { readonly [key: string]: unknown };
 
@@ -16,15 +14,6 @@ export function hasCapability(capabilities: CapabilityObject | undefined, path: 
     if (node === undefined || node === null || node === false) return false;
   }
   return true;
-}
-
-/** The gate of `method` in any of `revisions` whose table has it (the first one that gates it). */
-export function gateOf(method: string, revisions: readonly RevisionModule[]): MethodInfo['capability'] {
-  for (const revision of revisions) {
-    const gate = revision.methods[method]?.capability;
-    if (gate) return gate;
-  }
-  return null;
 }
 
 /** `a.b.c` for messages. */

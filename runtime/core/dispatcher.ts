@@ -1,9 +1,9 @@
 import { asError, messageOf, ProtocolError, SdkError } from './errors.js';
+import { applyProgress, failPending, settleResponse } from './inbound-responses.js';
 import { errorCode, type StandardErrorName } from './jsonrpc-codes.js';
 import {
   type Classification,
   classifyMessage,
-  isErrorResponse,
   isJsonObject,
   isRequestId,
   JSONRPC_VERSION,
@@ -13,13 +13,12 @@ import {
   type JSONRPCResponse,
   type RequestId,
 } from './jsonrpc.js';
-import { mayBeSentBy, peerOf, type MethodTable, type ResolvedMethod, type Side } from './method-table.js';
-import { metaOf, paramsIssues, progressOf } from './message-params.js';
-import type { PendingRequest, PendingRequests } from './pending-requests.js';
+import { mayBeSentBy, peerOf, type ResolvedMethod } from './method-table.js';
+import { metaOf, paramsIssues } from './message-params.js';
+import type { EngineParts } from './protocol-options.js';
 import { InboundGate, type InboundLimits, type Leave } from './inbound-gate.js';
-import { LazyAbort } from './lazy-abort.js';
 import {
-  createRequestContext,
+  HandlerContext,
   type ContextSender,
   type NotificationHandler,
   type Params,
@@ -33,13 +32,7 @@ import { inspectInbound, type NestingExcess } from './inbound-shape.js';
 import type { HandlerFailure, MiddlewareStack } from './middleware.js';
 
 /** What the dispatcher shares with the engine that owns it. */
-export interface DispatchHost {
-  readonly side: Side;
-  readonly methods: MethodTable;
-  /** Outgoing requests, which incoming responses and progress notifications settle. */
-  readonly pending: PendingRequests;
-  readonly validateIncoming: boolean;
-  readonly validateOutgoing: boolean;
+export interface DispatchHost extends EngineParts {
   /** The deepest nesting an inbound message may have (see ProtocolOptions.maxNestingDepth). */
   readonly maxNestingDepth: number;
   /** How many of the peer's requests run at once and how many more wait (see InboundGate). */
@@ -48,8 +41,6 @@ export interface DispatchHost {
   readonly sender: ContextSender;
   /** The middlewares around handlers; the dispatcher only checks whether any is registered. */
   readonly middleware: MiddlewareStack;
-  /** Receives problems nobody can be answered about. */
-  report(error: Error): void;
   /** Receives a handler that threw something other than a ProtocolError (the peer is answered anyway). */
   failed(failure: HandlerFailure): void;
   /**
@@ -91,7 +82,7 @@ export class Dispatcher {
 
   private readonly host: DispatchHost;
   /** Incoming requests whose handlers are running or waiting for a place, by request id. */
-  private readonly inflight = new Map<RequestId, LazyAbort>();
+  private readonly inflight = new Map<RequestId, HandlerContext>();
   private readonly gate: InboundGate;
 
   constructor(host: DispatchHost) {
@@ -127,7 +118,7 @@ export class Dispatcher {
     const head = failure.oversized?.head;
     const id = head?.id;
     if (id !== undefined && head!.method === undefined && head!.response) {
-      this.failPending(id, (request) => new SdkError(
+      failPending(this.host, id, (request) => new SdkError(
         'MESSAGE_TOO_LARGE',
         `Response ${request === undefined ? '' : `to ${request.method} `}(id ${JSON.stringify(id)}) skipped: ${failure.detail}`,
         { data: { id, limit: failure.oversized!.limit } },
@@ -140,10 +131,10 @@ export class Dispatcher {
 
   /** Aborts every running handler; their replies are then suppressed. */
   abortAll(reason: Error): void {
-    const controllers = [...this.inflight.values()];
+    const contexts = [...this.inflight.values()];
     this.inflight.clear();
-    for (const controller of controllers) {
-      controller.abort(reason);
+    for (const context of contexts) {
+      context.abort(reason);
     }
   }
 
@@ -180,7 +171,7 @@ export class Dispatcher {
    * (a batch item, whose batch reply waits for every item), the place is freed when the
    * handler ends, so a batch larger than the bound cannot wait for itself.
    */
-  private async dispatch(value: unknown, extra: MessageExtra | undefined, held?: Leave[]): Promise<JSONRPCResponse | undefined> {
+  private dispatch(value: unknown, extra: MessageExtra | undefined, held?: Leave[]): Promise<JSONRPCResponse | undefined> | JSONRPCResponse | undefined {
     const classified = classifyMessage(value);
     if (classified.kind === 'invalid') {
       return this.errorResponse(classified.id, 'INVALID_REQUEST', `Invalid Request: ${classified.reason}`);
@@ -191,13 +182,8 @@ export class Dispatcher {
       return this.refuseTooDeep(classified, excess);
     }
     switch (classified.kind) {
-      case 'request': {
-        const { id, method } = classified.message;
-        // Whatever escapes (an admission hook that throws, say), the request is still answered.
-        return this.handleRequest(classified.message, extra, held).catch((error: unknown) =>
-          this.errorResponse(id, 'INTERNAL_ERROR', `Internal error while handling ${method}: ${messageOf(error)}`),
-        );
-      }
+      case 'request':
+        return this.handleRequest(classified.message, extra, held);
       case 'notification':
         try {
           this.handleNotification(classified.message, extra);
@@ -207,22 +193,12 @@ export class Dispatcher {
         return undefined;
       case 'response':
         try {
-          this.handleResponse(classified.message);
+          settleResponse(this.host, classified.message);
         } catch (error) {
           this.host.report(asError(error));
         }
         return undefined;
     }
-  }
-
-  /**
-   * Settles the outgoing request a response that cannot be read answered: rejects it with the
-   * error, or reports the error when no request of that id is pending.
-   */
-  private failPending(id: RequestId | null, error: (request: PendingRequest | undefined) => Error): void {
-    const request = id === null ? undefined : this.host.pending.take(id);
-    if (request === undefined) this.host.report(error(undefined));
-    else request.reject(error(request));
   }
 
   /** The answer to a message nested deeper than the limit: nothing past the check reads it. */
@@ -242,7 +218,7 @@ export class Dispatcher {
         this.host.report(new SdkError('INVALID_NOTIFICATION', `Dropped notification ${classified.message.method}: ${where} ${limit}`));
         return undefined;
       case 'response': {
-        this.failPending(classified.message.id, (request) => new SdkError('INVALID_RESULT', `The response${request === undefined ? '' : ` to ${request.method}`} ${limit} at ${where}`));
+        failPending(this.host, classified.message.id, (request) => new SdkError('INVALID_RESULT', `The response${request === undefined ? '' : ` to ${request.method}`} ${limit} at ${where}`));
         return undefined;
       }
     }
@@ -250,90 +226,66 @@ export class Dispatcher {
 
   private async handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined, held: Leave[] | undefined): Promise<JSONRPCResponse | undefined> {
     const { id, method, params } = message;
-    const refusal = this.host.admit?.(message);
-    if (refusal !== undefined) {
-      return { jsonrpc: JSONRPC_VERSION, id, error: refusal.toJSON() };
-    }
-    const info = this.host.methods.lookup(method);
-    const handler = this.requestHandlers.get(method);
-    if (!this.acceptsFromPeer(info, 'request') || handler === undefined) {
-      return this.errorResponse(id, 'METHOD_NOT_FOUND', `Method not found: ${method}`);
-    }
-    if (this.inflight.has(id)) {
-      return this.errorResponse(id, 'INVALID_REQUEST', `Invalid Request: id ${JSON.stringify(id)} is already in use`);
-    }
-    const issues = this.host.validateIncoming ? paramsIssues(info, params) : null;
-    if (issues !== null) {
-      const text = `Invalid params for ${method}: ${describeIssues(issues, 'params')}`;
-      return this.errorResponse(id, 'INVALID_PARAMS', text, { issues });
-    }
-    const controller = new LazyAbort();
-    const entry = this.gate.enter(controller);
-    if (entry.kind === 'full') {
-      return this.overloaded(id, method);
-    }
-    this.inflight.set(id, controller);
-    let leave: Leave;
-    if (entry.kind === 'run') {
-      leave = entry.leave;
-    } else {
-      const turn = await entry.turn;
-      if (turn === undefined) {
+    try {
+      const refusal = this.host.admit?.(message);
+      if (refusal !== undefined) {
+        return { jsonrpc: JSONRPC_VERSION, id, error: refusal.toJSON() };
+      }
+      const info = this.host.methods.lookup(method);
+      const handler = this.requestHandlers.get(method);
+      if (!this.acceptsFromPeer(info, 'request') || handler === undefined) {
+        return this.errorResponse(id, 'METHOD_NOT_FOUND', `Method not found: ${method}`);
+      }
+      if (this.inflight.has(id)) {
+        return this.errorResponse(id, 'INVALID_REQUEST', `Invalid Request: id ${JSON.stringify(id)} is already in use`);
+      }
+      const issues = this.host.validateIncoming ? paramsIssues(info, params) : null;
+      if (issues !== null) {
+        const text = `Invalid params for ${method}: ${describeIssues(issues, 'params')}`;
+        return this.errorResponse(id, 'INVALID_PARAMS', text, { issues });
+      }
+      const context = new HandlerContext(method, id, metaOf(params), extra, this.host.sender);
+      const entry = this.gate.enter(context);
+      if (entry === undefined) {
+        return this.overloaded(id, method);
+      }
+      this.inflight.set(id, context);
+      const leave = typeof entry === 'function' ? entry : await entry;
+      if (leave === undefined) {
         // Cancelled, or the connection closed, while it waited: no answer is due.
-        if (this.inflight.get(id) === controller) this.inflight.delete(id);
+        if (this.inflight.get(id) === context) this.inflight.delete(id);
         return undefined;
       }
-      leave = turn;
-    }
-    let response: JSONRPCResponse | undefined;
-    try {
-      response = await this.runHandler(message, info, handler, controller, extra);
-    } finally {
-      if (held === undefined || response === undefined) leave();
-      else held.push(leave);
-    }
-    return response;
-  }
-
-  private async runHandler(
-    message: JSONRPCRequest,
-    info: ResolvedMethod,
-    handler: RequestHandler,
-    controller: LazyAbort,
-    extra: MessageExtra | undefined,
-  ): Promise<JSONRPCResponse | undefined> {
-    const { id, method, params } = message;
-    if (controller.aborted) {
-      if (this.inflight.get(id) === controller) this.inflight.delete(id);
-      return undefined;
-    }
-    const context = createRequestContext({
-      method,
-      requestId: id,
-      abort: controller,
-      meta: metaOf(params),
-      extra,
-      sender: this.host.sender,
-    });
-    let result: unknown;
-    try {
-      // Without middleware the handler is called as it is: no call object, no closure.
-      result = await (this.host.middleware.incoming === undefined || this.chainingHandlers.has(handler)
-        ? handler(params as Params | undefined, context)
-        : this.host.middleware.runIncoming(context, params as Params | undefined, handler));
-    } catch (error) {
-      if (controller.aborted) return undefined;
-      if (!(error instanceof ProtocolError)) this.host.failed({ method, requestId: id, error });
-      return this.handlerFailure(id, error);
-    } finally {
-      if (this.inflight.get(id) === controller) {
-        this.inflight.delete(id);
+      let response: JSONRPCResponse | undefined;
+      try {
+        // Cancelled between its turn and now: it runs no handler and gets no answer.
+        if (!context.aborted) {
+          // Without middleware the handler is called as it is: no call object, no closure.
+          const result = await (this.host.middleware.incoming === undefined || this.chainingHandlers.has(handler)
+            ? handler(params as Params | undefined, context)
+            : this.host.middleware.runIncoming(context, params as Params | undefined, handler));
+          if (!context.aborted) response = this.resultResponse(id, info, result ?? {});
+        }
+      } catch (error) {
+        if (!context.aborted) {
+          // A ProtocolError is the handler's answer; anything else is a failure, answered -32603.
+          if (error instanceof ProtocolError) {
+            response = { jsonrpc: JSONRPC_VERSION, id, error: error.toJSON() };
+          } else {
+            this.host.failed({ method, requestId: id, error });
+            response = this.errorResponse(id, 'INTERNAL_ERROR', messageOf(error));
+          }
+        }
+      } finally {
+        if (this.inflight.get(id) === context) this.inflight.delete(id);
+        if (held === undefined || response === undefined) leave();
+        else held.push(leave);
       }
+      return response;
+    } catch (error) {
+      // Whatever escapes (an admission hook that throws, say), the request is still answered.
+      return this.errorResponse(id, 'INTERNAL_ERROR', `Internal error while handling ${method}: ${messageOf(error)}`);
     }
-    if (controller.aborted) {
-      return undefined;
-    }
-    return this.resultResponse(id, info, result ?? {});
   }
 
   /** The answer to a request that finds every handler place and the queue taken. */
@@ -354,13 +306,6 @@ export class Dispatcher {
     return { jsonrpc: JSONRPC_VERSION, id, result };
   }
 
-  private handlerFailure(id: RequestId, error: unknown): JSONRPCErrorResponse {
-    if (error instanceof ProtocolError) {
-      return { jsonrpc: JSONRPC_VERSION, id, error: error.toJSON() };
-    }
-    return this.errorResponse(id, 'INTERNAL_ERROR', messageOf(error));
-  }
-
   private handleNotification(message: JSONRPCNotification, extra: MessageExtra | undefined): void {
     const { method, params } = message;
     const info = this.host.methods.lookup(method);
@@ -378,7 +323,7 @@ export class Dispatcher {
     if (method === CANCELLED_NOTIFICATION) {
       this.applyCancellation(params);
     } else if (method === PROGRESS_NOTIFICATION) {
-      this.applyProgress(params);
+      applyProgress(this.host, params);
     }
     const handler = this.notificationHandlers.get(method);
     const middleware = this.host.middleware;
@@ -400,61 +345,15 @@ export class Dispatcher {
     if (!isRequestId(requestId)) {
       return;
     }
-    const controller = this.inflight.get(requestId);
-    if (controller === undefined) {
+    const context = this.inflight.get(requestId);
+    if (context === undefined) {
       // Already answered, or never seen: cancellation is advisory, so this is not an error.
       return;
     }
     this.inflight.delete(requestId);
     const reason = isJsonObject(params) && typeof params.reason === 'string' ? params.reason : undefined;
     const text = reason === undefined ? 'Cancelled by peer' : `Cancelled by peer: ${reason}`;
-    controller.abort(new SdkError('REQUEST_CANCELLED', text, { data: { reason } }));
-  }
-
-  private applyProgress(params: unknown): void {
-    if (!isJsonObject(params)) {
-      return;
-    }
-    const request = this.host.pending.touch(params.progressToken);
-    if (request === undefined) {
-      this.host.report(new SdkError('UNEXPECTED_RESPONSE', `Progress for unknown token ${JSON.stringify(params.progressToken)}`));
-      return;
-    }
-    try {
-      request.onprogress?.(progressOf(params));
-    } catch (error) {
-      this.host.report(asError(error));
-    }
-  }
-
-  private handleResponse(message: JSONRPCResponse): void {
-    if (message.id === null) {
-      const error = ProtocolError.fromError((message as JSONRPCErrorResponse).error);
-      this.host.report(new ProtocolError(error.code, `Peer reported an error without request id: ${error.message}`, error.data));
-      return;
-    }
-    const request = this.host.pending.take(message.id);
-    if (request === undefined) {
-      this.host.report(new SdkError('UNEXPECTED_RESPONSE', `Response for unknown request id ${JSON.stringify(message.id)}`, {
-        data: { id: message.id },
-      }));
-      return;
-    }
-    if (isErrorResponse(message)) {
-      request.reject(ProtocolError.fromError(message.error));
-      return;
-    }
-    this.settleResult(request, message.result);
-  }
-
-  private settleResult(request: PendingRequest, result: unknown): void {
-    const issues = request.resultValidator === null ? null : checkValue(request.resultValidator, result);
-    if (issues === null) {
-      request.resolve(result);
-      return;
-    }
-    const text = `Invalid result for ${request.method}: ${describeIssues(issues, 'result')}`;
-    request.reject(new SdkError('INVALID_RESULT', text, { data: { issues } }));
+    context.abort(new SdkError('REQUEST_CANCELLED', text, { data: { reason } }));
   }
 
   private acceptsFromPeer(info: ResolvedMethod | undefined, kind: ResolvedMethod['kind']): info is ResolvedMethod {

@@ -5,8 +5,8 @@
  * memory and work, and every request still gets exactly one answer.
  */
 import { SdkError } from './errors.js';
-import type { LazyAbort } from './lazy-abort.js';
 import type { Side } from './method-table.js';
+import type { HandlerContext } from './request-context.js';
 
 /** How many of a peer's requests one connection handles at once, and how many more wait. */
 export interface InboundLimits {
@@ -44,18 +44,9 @@ function bound(name: string, value: number | undefined, fallback: number, least:
 /** Frees a place taken with {@link InboundGate.enter}; later calls do nothing. */
 export type Leave = () => void;
 
-/** What {@link InboundGate.enter} decided. */
-export type Entry =
-  /** Run now; call `leave` when done. */
-  | { readonly kind: 'run'; readonly leave: Leave }
-  /** Wait: `turn` resolves with `leave` when a place frees, or undefined when the request was aborted meanwhile. */
-  | { readonly kind: 'wait'; readonly turn: Promise<Leave | undefined> }
-  /** Every place and the queue are taken. */
-  | { readonly kind: 'full' };
-
 interface Waiter {
   readonly admit: (leave: Leave | undefined) => void;
-  readonly abort: LazyAbort;
+  readonly abort: HandlerContext;
   readonly onAbort: () => void;
 }
 
@@ -70,29 +61,21 @@ export class InboundGate {
     this.limits = limits;
   }
 
-  /** Handlers running now. */
-  get active(): number {
-    return this.running;
-  }
-
-  /** Requests waiting for a place. */
-  get waiting(): number {
-    return this.queue.size;
-  }
-
   /**
-   * Takes a place for a request whose handler is about to run. A request that has to wait
-   * leaves the queue, unanswered by the gate, as soon as `abort` fires (cancelled by the peer,
-   * connection closed).
+   * Takes a place for a request whose handler is about to run: the function that frees it when
+   * the request runs now; a Promise of that function when it has to wait, which resolves with
+   * undefined instead when `abort` fires meanwhile (cancelled by the peer, connection closed: the
+   * request leaves the queue, unanswered by the gate); undefined when every place and the queue
+   * are taken.
    */
-  enter(abort: LazyAbort): Entry {
+  enter(abort: HandlerContext): Leave | Promise<Leave | undefined> | undefined {
     if (this.running < this.limits.maxConcurrent) {
       this.running++;
-      return { kind: 'run', leave: this.leaver() };
+      return this.leaver();
     }
-    if (this.queue.size >= this.limits.maxQueued) return { kind: 'full' };
-    if (abort.aborted) return { kind: 'wait', turn: Promise.resolve(undefined) };
-    const turn = new Promise<Leave | undefined>((resolve) => {
+    if (this.queue.size >= this.limits.maxQueued) return undefined;
+    if (abort.aborted) return Promise.resolve(undefined);
+    return new Promise<Leave | undefined>((resolve) => {
       const waiter: Waiter = {
         admit: resolve,
         abort,
@@ -103,7 +86,6 @@ export class InboundGate {
       this.queue.add(waiter);
       abort.signal.addEventListener('abort', waiter.onAbort, { once: true });
     });
-    return { kind: 'wait', turn };
   }
 
   private leaver(): Leave {

@@ -41,8 +41,8 @@ export function nestingDepthOption(value: number | undefined): number {
  * stops descending at `maxDepth`, so its own recursion is bounded by the limit, not the input.
  */
 export function inspectInbound(message: object, maxDepth: number): NestingExcess | undefined {
-  const trail: string[] = [];
-  if (!tooDeep(message, maxDepth - 1, trail)) {
+  const trail = tooDeep(message, maxDepth - 1);
+  if (trail === undefined) {
     return undefined;
   }
   // The trail was filled while unwinding: the deepest segment first.
@@ -51,17 +51,23 @@ export function inspectInbound(message: object, maxDepth: number): NestingExcess
   return { member, path: rest.map(pointerSegment).join('') };
 }
 
-/** True when `node` holds objects more than `levelsLeft` levels below it; fills `trail` on the way out. */
-function tooDeep(node: object, levelsLeft: number, trail: string[]): boolean {
+/**
+ * Undefined when `node` holds no objects more than `levelsLeft` levels below it; otherwise the
+ * path to the first that is, deepest segment first. The path is allocated only where the walk
+ * finds the excess, so a message within the limit costs no allocation.
+ */
+function tooDeep(node: object, levelsLeft: number): string[] | undefined {
   if (Array.isArray(node)) {
     for (let index = 0; index < node.length; index++) {
       const child: unknown = node[index];
-      if (typeof child === 'object' && child !== null && (levelsLeft === 0 || tooDeep(child, levelsLeft - 1, trail))) {
+      if (typeof child !== 'object' || child === null) continue;
+      const trail = levelsLeft === 0 ? [] : tooDeep(child, levelsLeft - 1);
+      if (trail !== undefined) {
         trail.push(String(index));
-        return true;
+        return trail;
       }
     }
-    return false;
+    return undefined;
   }
   for (const key in node) {
     const child: unknown = (node as Record<string, unknown>)[key];
@@ -73,12 +79,13 @@ function tooDeep(node: object, levelsLeft: number, trail: string[]): boolean {
       Reflect.deleteProperty(node, key);
       continue;
     }
-    if (levelsLeft === 0 || tooDeep(child, levelsLeft - 1, trail)) {
+    const trail = levelsLeft === 0 ? [] : tooDeep(child, levelsLeft - 1);
+    if (trail !== undefined) {
       trail.push(key);
-      return true;
+      return trail;
     }
   }
-  return false;
+  return undefined;
 }
 
 function pointerSegment(segment: string): string {

@@ -6,7 +6,7 @@ import { isJsonObject } from './jsonrpc.js';
 import type { ResolvedMethod } from './method-table.js';
 import type { Progress } from './pending-requests.js';
 import type { Meta, Params } from './request-context.js';
-import { checkValue, missingParamsIssue, type IssueReport } from './validation.js';
+import { checkValue, type IssueReport } from './validation.js';
 
 /**
  * Checks `params` against the method: absent params fail only when the method requires them,
@@ -14,7 +14,7 @@ import { checkValue, missingParamsIssue, type IssueReport } from './validation.j
  */
 export function paramsIssues(info: ResolvedMethod, params: unknown): IssueReport[] | null {
   if (params === undefined) {
-    return info.paramsRequired ? missingParamsIssue() : null;
+    return info.paramsRequired ? [{ path: '', message: 'is required', keyword: 'required' }] : null;
   }
   return checkValue(info.params, params);
 }

@@ -51,8 +51,6 @@ export interface ResolvedMethod {
   readonly paramsRequired: boolean;
   readonly params: Validator;
   readonly result: Validator | null;
-  /** True when registered by the application rather than generated from the schema. */
-  readonly custom: boolean;
   /** Whether a stateless-era HTTP request must carry `Mcp-Name` (MethodInfo.nameHeader, CustomRequestSpec.nameHeader). */
   readonly nameHeader: boolean;
 }
@@ -81,8 +79,8 @@ export class MethodTable {
   private readonly alternatives = new Map<string, Map<string, Validator>>();
   /** Extra results told apart by a member instead of `resultType` (2025-11-25's `{ task }`), by method and member. */
   private readonly memberAlternatives = new Map<string, Map<string, Validator>>();
-  /** Result validators with their alternatives, built once per base validator and method. */
-  private readonly widened = new Map<string, { base: Validator; widened: Validator }>();
+  /** The bound revision's methods as looked up, with their alternatives: built once per revision and method. */
+  private readonly resolved = new Map<string, ResolvedMethod>();
 
   constructor(revision?: RevisionModule) {
     this.revisionModule = revision;
@@ -94,39 +92,23 @@ export class MethodTable {
   }
 
   set revision(revision: RevisionModule | undefined) {
+    if (revision !== this.revisionModule) this.resolved.clear();
     this.revisionModule = revision;
+  }
+
+  /** The custom method registered as `method`, if any (a revision's own methods are not). */
+  custom(method: string): ResolvedMethod | undefined {
+    return this.customMethods.get(method);
   }
 
   /** Adds a custom request; throws when the name is taken by the revision or another custom method. */
   addRequest(method: string, spec: CustomRequestSpec): void {
-    this.assertFree(method, spec.extension !== undefined);
-    this.customMethods.set(method, {
-      method,
-      kind: 'request',
-      direction: spec.direction,
-      embedded: false,
-      paramsRequired: spec.paramsRequired ?? false,
-      params: spec.params,
-      result: spec.result,
-      custom: true,
-      nameHeader: spec.nameHeader ?? spec.extension === undefined,
-    });
+    this.addCustom(method, 'request', spec, spec.result, spec.nameHeader ?? spec.extension === undefined);
   }
 
   /** Adds a custom notification; throws when the name is taken. */
   addNotification(method: string, spec: CustomNotificationSpec): void {
-    this.assertFree(method, spec.extension !== undefined);
-    this.customMethods.set(method, {
-      method,
-      kind: 'notification',
-      direction: spec.direction,
-      embedded: false,
-      paramsRequired: spec.paramsRequired ?? false,
-      params: spec.params,
-      result: null,
-      custom: true,
-      nameHeader: false,
-    });
+    this.addCustom(method, 'notification', spec, null, false);
   }
 
   /**
@@ -134,13 +116,7 @@ export class MethodTable {
    * `validator`: how an extension adds a result shape (a task handle) to a revision's method.
    */
   addResultAlternative(method: string, resultType: string, validator: Validator): void {
-    let members = this.alternatives.get(method);
-    if (members === undefined) {
-      members = new Map();
-      this.alternatives.set(method, members);
-    }
-    members.set(resultType, validator);
-    this.widened.delete(method);
+    this.addAlternative(this.alternatives, method, resultType, validator);
   }
 
   /**
@@ -148,13 +124,7 @@ export class MethodTable {
    * `member`, checked by `validator` (2025-11-25's CreateTaskResult, `{ task }`).
    */
   addResultMember(method: string, member: string, validator: Validator): void {
-    let members = this.memberAlternatives.get(method);
-    if (members === undefined) {
-      members = new Map();
-      this.memberAlternatives.set(method, members);
-    }
-    members.set(member, validator);
-    this.widened.delete(method);
+    this.addAlternative(this.memberAlternatives, method, member, validator);
   }
 
   /** Removes a custom method; returns whether one was registered. */
@@ -166,18 +136,22 @@ export class MethodTable {
   lookup(method: string): ResolvedMethod | undefined {
     const methods = this.revisionModule?.methods;
     if (methods !== undefined && Object.hasOwn(methods, method)) {
-      const info = methods[method]!;
-      return {
-        method,
-        kind: info.kind,
-        direction: info.direction,
-        embedded: info.embedded,
-        paramsRequired: info.paramsRequired,
-        params: info.params,
-        result: info.result === null ? null : this.withAlternatives(method, info.result),
-        custom: false,
-        nameHeader: info.nameHeader !== null,
-      };
+      let resolved = this.resolved.get(method);
+      if (resolved === undefined) {
+        const info = methods[method]!;
+        resolved = {
+          method,
+          kind: info.kind,
+          direction: info.direction,
+          embedded: info.embedded,
+          paramsRequired: info.paramsRequired,
+          params: info.params,
+          result: info.result === null ? null : this.withAlternatives(method, info.result),
+          nameHeader: info.nameHeader !== null,
+        };
+        this.resolved.set(method, resolved);
+      }
+      return resolved;
     }
     return this.customMethods.get(method);
   }
@@ -186,8 +160,6 @@ export class MethodTable {
     const members = this.alternatives.get(method);
     const byMember = this.memberAlternatives.get(method);
     if (members === undefined && byMember === undefined) return base;
-    const cached = this.widened.get(method);
-    if (cached?.base === base) return cached.widened;
     const check = ((value: unknown): boolean => {
       const type = typeof value === 'object' && value !== null ? (value as { resultType?: unknown }).resultType : undefined;
       let chosen = (typeof type === 'string' ? members?.get(type) : undefined) ?? base;
@@ -200,8 +172,31 @@ export class MethodTable {
       check.errors = ok ? null : chosen.errors;
       return ok;
     }) as Validator;
-    this.widened.set(method, { base, widened: check });
     return check;
+  }
+
+  private addCustom(method: string, kind: ResolvedMethod['kind'], spec: CustomNotificationSpec, result: Validator | null, nameHeader: boolean): void {
+    this.assertFree(method, spec.extension !== undefined);
+    this.customMethods.set(method, {
+      method,
+      kind,
+      direction: spec.direction,
+      embedded: false,
+      paramsRequired: spec.paramsRequired ?? false,
+      params: spec.params,
+      result,
+      nameHeader,
+    });
+  }
+
+  private addAlternative(table: Map<string, Map<string, Validator>>, method: string, key: string, validator: Validator): void {
+    let members = table.get(method);
+    if (members === undefined) {
+      members = new Map();
+      table.set(method, members);
+    }
+    members.set(key, validator);
+    this.resolved.delete(method);
   }
 
   private assertFree(method: string, extension = false): void {

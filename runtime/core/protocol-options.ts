@@ -1,8 +1,21 @@
 import type { RevisionModule } from './contract.js';
-import type { Side } from './method-table.js';
+import type { MethodTable, Side } from './method-table.js';
+import type { PendingRequests } from './pending-requests.js';
 
 /** The per-request timeout used when neither the engine nor the call sets one: 60 seconds. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** What the parts of one engine share, settled once from its options. */
+export interface EngineParts {
+  readonly side: Side;
+  readonly methods: MethodTable;
+  /** Outgoing requests, which incoming responses and progress notifications settle. */
+  readonly pending: PendingRequests;
+  readonly validateIncoming: boolean;
+  readonly validateOutgoing: boolean;
+  /** Receives problems nobody can be answered about. */
+  report(error: Error): void;
+}
 
 /** Construction options of a {@link Protocol}. */
 export interface ProtocolOptions {

@@ -2,24 +2,10 @@ import { nameHeaders } from '../../generated/methods.js';
 import type { RevisionModule, Validator } from './contract.js';
 import { Dispatcher } from './dispatcher.js';
 import { asError, messageOf, type ProtocolError, SdkError } from './errors.js';
-import {
-  JSONRPC_VERSION,
-  type JSONRPCNotification,
-  type JSONRPCRequest,
-  type RequestId,
-} from './jsonrpc.js';
+import type { JSONRPCRequest } from './jsonrpc.js';
 import { JSONRPC_ERROR_CODES } from './jsonrpc-codes.js';
-import { paramsIssues, withProgressToken } from './message-params.js';
-import {
-  mayBeSentBy,
-  MethodTable,
-  type CustomNotificationSpec,
-  type CustomRequestSpec,
-  type ResolvedMethod,
-  type Side,
-} from './method-table.js';
+import { MethodTable, type CustomNotificationSpec, type CustomRequestSpec, type Side } from './method-table.js';
 import { PendingRequests } from './pending-requests.js';
-import { revisionFacts } from './revision-facts.js';
 import type {
   NotificationHandler,
   NotificationOptions,
@@ -27,11 +13,9 @@ import type {
   RequestHandler,
   RequestOptions,
 } from './request-context.js';
-import { CANCELLED_NOTIFICATION } from './special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from './transport.js';
-import { describeIssues } from './validation.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './protocol-options.js';
-import { cancelledError, reasonText, relatedOptions, transmit } from './transmit.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type EngineParts, type ProtocolOptions } from './protocol-options.js';
+import { Outbound } from './outbound.js';
 import { InboundQueue } from './inbound-queue.js';
 import { nestingDepthOption } from './inbound-shape.js';
 import { refuseDropped, sendReply, type ReplyHost } from './substitute-replies.js';
@@ -84,14 +68,11 @@ export class Protocol {
   readonly middleware: MiddlewareStack;
 
   private readonly methods: MethodTable;
-  private readonly validateIncoming: boolean;
-  private readonly validateOutgoing: boolean;
-  private readonly defaultTimeoutMs: number;
   private readonly pending: PendingRequests;
   private readonly dispatcher: Dispatcher;
   private connection: Transport | undefined;
   private readonly inbound: InboundQueue<{ readonly transport: Transport; readonly value: unknown; readonly extra: MessageExtra | undefined }>;
-  private nextId = 1;
+  private readonly outbound: Outbound;
   /** The `connection` of every call's facts: an opaque key for middleware's per-connection state. */
   private readonly connectionKey = {};
   /** What sending replies needs from the engine. */
@@ -104,21 +85,23 @@ export class Protocol {
   constructor(options: ProtocolOptions) {
     this.side = options.side;
     this.methods = new MethodTable(options.revision);
-    this.validateIncoming = options.validate ?? true;
-    this.validateOutgoing = options.validateOutgoing ?? true;
-    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.onerror = options.onerror;
     this.pending = new PendingRequests((request, error) => {
-      this.sendCancellation(request.id, error.message, request.relatedRequestId);
+      this.outbound.sendCancellation(request.id, error.message, request.relatedRequestId);
       request.reject(error);
     });
-    this.middleware = new MiddlewareStack((call) => this.fillFacts(call), (error) => this.report(error));
-    this.dispatcher = new Dispatcher({
+    const parts: EngineParts = {
       side: this.side,
       methods: this.methods,
       pending: this.pending,
-      validateIncoming: this.validateIncoming,
-      validateOutgoing: this.validateOutgoing,
+      validateIncoming: options.validate ?? true,
+      validateOutgoing: options.validateOutgoing ?? true,
+      report: (error) => this.report(error),
+    };
+    this.outbound = new Outbound(this, parts, options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    this.middleware = new MiddlewareStack((call) => this.fillFacts(call), (error) => this.report(error));
+    this.dispatcher = new Dispatcher({
+      ...parts,
       maxNestingDepth: nestingDepthOption(options.maxNestingDepth),
       inboundLimits: inboundLimits(this.side, options.maxConcurrentInbound, options.maxQueuedInbound),
       sender: {
@@ -128,7 +111,6 @@ export class Protocol {
           : this.middleware.runOutgoing(method, params, sendOptions, (given, givenOptions) => this.request(method, given, givenOptions)),
       },
       middleware: this.middleware,
-      report: (error) => this.report(error),
       failed: (failure) => this.reportHandlerFailure(failure),
       admit: (request) => this.admitRequest?.(request),
     });
@@ -284,9 +266,7 @@ export class Protocol {
    * revision is bound.
    */
   requiresNameHeader(method: string): boolean {
-    const resolved = this.methods.lookup(method);
-    if (resolved?.custom === true) return resolved.nameHeader;
-    return Object.hasOwn(nameHeaders, method);
+    return this.methods.custom(method)?.nameHeader ?? Object.hasOwn(nameHeaders, method);
   }
 
   /** Removes a custom method registration; returns whether there was one. */
@@ -300,59 +280,8 @@ export class Protocol {
    * UNKNOWN_METHOD, WRONG_DIRECTION, INVALID_PARAMS, REQUEST_CANCELLED, REQUEST_TIMEOUT,
    * INVALID_RESULT, SEND_FAILED, CONNECTION_CLOSED.
    */
-  async request<R = unknown>(method: string, params?: Params, options: RequestOptions = {}): Promise<R> {
-    const transport = this.requireConnection();
-    const info = this.resolveOutgoing(method, 'request');
-    const { signal } = options;
-    if (signal?.aborted === true) {
-      throw cancelledError(method, signal.reason);
-    }
-    const id = this.nextId++;
-    options.onRequestId?.(id);
-    const tracksProgress = options.onprogress !== undefined || options.resetTimeoutOnProgress === true;
-    const sent = tracksProgress ? withProgressToken(params, id) : params;
-    this.checkOutgoingParams(info, sent);
-    const message: JSONRPCRequest = sent === undefined
-      ? { jsonrpc: JSONRPC_VERSION, id, method }
-      : { jsonrpc: JSONRPC_VERSION, id, method, params: sent };
-    const sendOptions = this.sendOptions(options.relatedRequestId);
-    return new Promise<R>((resolve, reject) => {
-      const onAbort = (): void => {
-        const request = this.pending.take(id);
-        if (request !== undefined) {
-          this.sendCancellation(id, reasonText(signal?.reason), options.relatedRequestId);
-          request.reject(cancelledError(method, signal?.reason));
-        }
-      };
-      const detach = (): void => signal?.removeEventListener('abort', onAbort);
-      this.pending.add({
-        id,
-        method,
-        resultValidator: this.validateIncoming ? info.result : null,
-        tracksProgress,
-        onprogress: options.onprogress,
-        relatedRequestId: options.relatedRequestId,
-        policy: {
-          timeoutMs: options.timeout ?? this.defaultTimeoutMs,
-          resetOnProgress: options.resetTimeoutOnProgress ?? false,
-          maxTotalTimeoutMs: options.maxTotalTimeout,
-        },
-        resolve: (result) => {
-          detach();
-          resolve(result as R);
-        },
-        reject: (error) => {
-          detach();
-          reject(error);
-        },
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      transmit(transport, message, sendOptions).catch((error: unknown) => {
-        this.pending.take(id)?.reject(
-          new SdkError('SEND_FAILED', `Failed to send ${method}: ${messageOf(error)}`, { cause: error }),
-        );
-      });
-    });
+  request<R = unknown>(method: string, params?: Params, options: RequestOptions = {}): Promise<R> {
+    return this.outbound.request<R>(method, params, options);
   }
 
   /**
@@ -362,25 +291,8 @@ export class Protocol {
   notification(method: string, params?: Params, options: NotificationOptions = {}): Promise<void> {
     const middleware = this.middleware;
     return middleware.outgoingNotification === undefined
-      ? this.sendNotification(method, params, options)
-      : middleware.runOutgoingNotification(method, params, options, (given, givenOptions) => this.sendNotification(method, given, givenOptions));
-  }
-
-  private async sendNotification(method: string, params: Params | undefined, options: NotificationOptions): Promise<void> {
-    const transport = this.requireConnection();
-    const info = this.resolveOutgoing(method, 'notification');
-    if (this.notificationFilter !== undefined && !this.notificationFilter(method, params)) {
-      return;
-    }
-    this.checkOutgoingParams(info, params);
-    const message: JSONRPCNotification = params === undefined
-      ? { jsonrpc: JSONRPC_VERSION, method }
-      : { jsonrpc: JSONRPC_VERSION, method, params };
-    try {
-      await transmit(transport, message, this.sendOptions(options.relatedRequestId));
-    } catch (error) {
-      throw new SdkError('SEND_FAILED', `Failed to send ${method}: ${messageOf(error)}`, { cause: error });
-    }
+      ? this.outbound.notification(method, params, options)
+      : middleware.runOutgoingNotification(method, params, options, (given, givenOptions) => this.outbound.notification(method, given, givenOptions));
   }
 
   private receive(transport: Transport, value: unknown, extra: MessageExtra | undefined): void {
@@ -402,7 +314,7 @@ export class Protocol {
         reply.leave?.();
         return;
       }
-      const sent = sendReply(transport, reply.message, value, this.sendOptions(reply.relatedRequestId), this.replyHost);
+      const sent = sendReply(transport, reply.message, value, this.outbound.sendOptions(reply.relatedRequestId), this.replyHost);
       if (reply.leave !== undefined) void sent.then(reply.leave);
     });
   }
@@ -426,53 +338,6 @@ export class Protocol {
     } catch (callbackError) {
       this.report(asError(callbackError));
     }
-  }
-
-  private resolveOutgoing(method: string, kind: ResolvedMethod['kind']): ResolvedMethod {
-    const info = this.methods.lookup(method);
-    if (info === undefined || info.kind !== kind || info.embedded) {
-      const where = this.revision === undefined ? 'no revision is bound' : `revision ${this.revision.revision}`;
-      throw new SdkError('UNKNOWN_METHOD', `${method} is not a ${kind} of ${where} nor a registered custom ${kind}`);
-    }
-    if (!mayBeSentBy(info.direction, this.side)) {
-      throw new SdkError('WRONG_DIRECTION', `${method} cannot be sent by the ${this.side}`);
-    }
-    return info;
-  }
-
-  private checkOutgoingParams(info: ResolvedMethod, params: Params | undefined): void {
-    const issues = this.validateOutgoing ? paramsIssues(info, params) : null;
-    if (issues !== null) {
-      throw new SdkError('INVALID_PARAMS', `Invalid params for ${info.method}: ${describeIssues(issues, 'params')}`, {
-        data: { issues },
-      });
-    }
-  }
-
-  private requireConnection(): Transport {
-    if (this.connection === undefined) {
-      throw new SdkError('NOT_CONNECTED', 'Protocol is not connected to a transport');
-    }
-    return this.connection;
-  }
-
-  private sendCancellation(requestId: number, reason: string, relatedRequestId?: RequestId): void {
-    if (this.connection === undefined) {
-      return;
-    }
-    this.notification(CANCELLED_NOTIFICATION, { requestId, reason }, { relatedRequestId }).catch((error: unknown) => {
-      this.report(asError(error));
-    });
-  }
-
-  /** What the transport learns with each message: its request, the bound revision's facts, tool schemas. */
-  private sendOptions(relatedRequestId: RequestId | undefined): TransportSendOptions {
-    const revision = this.revision;
-    return {
-      ...(relatedRequestId === undefined ? {} : { relatedRequestId }),
-      ...(revision === undefined ? {} : { revision: revisionFacts(revision) }),
-      ...(this.toolInputSchema === undefined ? {} : { toolInputSchema: this.toolInputSchema }),
-    };
   }
 
   /** What middleware learns about the connection with each call. */

@@ -94,41 +94,49 @@ export interface ContextSender {
   request(method: string, params: Params | undefined, options: RequestOptions): Promise<unknown>;
 }
 
-/** Inputs for {@link createRequestContext}. */
-export interface RequestContextInit {
-  readonly method: string;
-  readonly requestId: RequestId;
-  /** Source of the handler's signal, read lazily (see LazyAbort). */
-  readonly abort: { readonly signal: AbortSignal };
-  readonly meta: Meta | undefined;
-  readonly extra: MessageExtra | undefined;
-  readonly sender: ContextSender;
-}
-
 /**
- * The context handed to a request handler. A class rather than an object of closures, because
- * one is built for every request: its methods live on the prototype, and its signal is created
- * only when a handler reads it.
+ * The context handed to a request handler, which is also the request's abort flag. A class
+ * rather than an object of closures, because one is built for every request: its methods live
+ * on the prototype, and its AbortSignal is created only when someone reads it. Most handlers
+ * never look at their signal, and an AbortController costs more to create than the rest of a
+ * small request's dispatch.
  */
-class HandlerContext implements RequestContext {
+export class HandlerContext implements RequestContext {
   readonly method: string;
   readonly requestId: RequestId;
   readonly _meta: Meta | undefined;
   readonly extra: MessageExtra | undefined;
-  private readonly abort: { readonly signal: AbortSignal };
   private readonly sender: ContextSender;
+  private controller: AbortController | undefined;
+  private abortedWith: { reason: unknown } | undefined;
 
-  constructor(init: RequestContextInit) {
-    this.method = init.method;
-    this.requestId = init.requestId;
-    this._meta = init.meta;
-    this.extra = init.extra;
-    this.abort = init.abort;
-    this.sender = init.sender;
+  constructor(method: string, requestId: RequestId, meta: Meta | undefined, extra: MessageExtra | undefined, sender: ContextSender) {
+    this.method = method;
+    this.requestId = requestId;
+    this._meta = meta;
+    this.extra = extra;
+    this.sender = sender;
   }
 
+  /** True once abort() ran. */
+  get aborted(): boolean {
+    return this.abortedWith !== undefined;
+  }
+
+  /** The signal; created on first use, already aborted if abort() ran before. */
   get signal(): AbortSignal {
-    return this.abort.signal;
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.abortedWith !== undefined) this.controller.abort(this.abortedWith.reason);
+    }
+    return this.controller.signal;
+  }
+
+  /** Aborts once (the peer cancelled, the connection closed); later calls do nothing. */
+  abort(reason: unknown): void {
+    if (this.abortedWith !== undefined) return;
+    this.abortedWith = { reason };
+    this.controller?.abort(reason);
   }
 
   sendNotification(method: string, params?: Params): Promise<void> {
@@ -159,9 +167,4 @@ class HandlerContext implements RequestContext {
     const params: Params = logger === undefined ? { level, data } : { level, data, logger };
     return this.sender.notification(LOG_NOTIFICATION, params, { relatedRequestId: this.requestId });
   }
-}
-
-/** Builds the context handed to a request handler. */
-export function createRequestContext(init: RequestContextInit): RequestContext {
-  return new HandlerContext(init);
 }

@@ -28,13 +28,10 @@ const cache = new WeakMap<RevisionModule, RevisionFacts>();
 export function revisionFacts(module: RevisionModule): RevisionFacts {
   let facts = cache.get(module);
   if (facts === undefined) {
-    facts = { revision: module.revision, era: module.era, batching: module.batching, primesStreams: primesStreams(module) };
+    // A stream is primed (an event id, empty data, `retry`) where the revision's transport has priming events and SSE polling.
+    const primesStreams = module.features.primingEvents && module.features.ssePolling;
+    facts = { revision: module.revision, era: module.era, batching: module.batching, primesStreams };
     cache.set(module, facts);
   }
   return facts;
-}
-
-/** A stream is primed (an event id, empty data, `retry`) where the revision's transport has priming events and SSE polling. */
-function primesStreams(module: RevisionModule): boolean {
-  return module.features.primingEvents && module.features.ssePolling;
 }

@@ -1,21 +1,13 @@
-import type { CapabilityGate, Era, MethodDirection, RevisionModule } from './contract.js';
+import type { MethodFact, RevisionFacts } from '../../generated/facts.js';
+import type { CapabilityGate, Era, RevisionModule } from './contract.js';
 
-/** What the runtime knows about a method before its revision's module is loaded. */
-export interface MethodFacts {
-  readonly kind: 'request' | 'notification';
-  readonly direction: MethodDirection;
-  readonly embedded: boolean;
-  readonly capability: CapabilityGate | null;
-}
-
-/** A revision's facts that need no validator (generated/facts.ts, or read off a loaded module). */
-export interface RevisionFactsView {
-  readonly revision: string;
-  readonly era: Era;
-  readonly batching: boolean;
-  readonly errorCodes: Readonly<Record<string, number>>;
-  readonly methods: Readonly<Record<string, MethodFacts>>;
-}
+/**
+ * A revision's facts that need no validator: generated/facts.ts's, or read off a loaded module
+ * (whose method entries carry the same members, without the stub names).
+ */
+export type RevisionFactsView = Pick<RevisionFacts, 'revision' | 'era' | 'batching' | 'errorCodes'> & {
+  readonly methods: Readonly<Record<string, Pick<MethodFact, 'kind' | 'direction' | 'embedded' | 'capability'>>>;
+};
 
 /**
  * Loads revision modules by revision string. `loaded` answers synchronously for a module

@@ -29,35 +29,22 @@ export function pinnedFacts(revision: string): RevisionFacts {
 
 /** Modules the default loader has loaded, shared by every endpoint of the process. */
 const loaded = new Map<string, RevisionModule>();
-const loading = new Map<string, Promise<RevisionModule>>();
 
 /**
  * The default loader: imports a pinned revision's generated module on first use (a separate
- * chunk for bundlers) and caches it for the process.
+ * chunk for bundlers) and caches it for the process. Concurrent loads share one import, since
+ * the module system imports a specifier once; a failed import is not cached, so it may succeed
+ * later (a flaky network in a browser).
  */
 export const defaultLoader: RevisionLoader = {
-  load(revision) {
+  async load(revision) {
     const done = loaded.get(revision);
-    if (done !== undefined) return Promise.resolve(done);
-    let pending = loading.get(revision);
-    if (pending === undefined) {
-      const load = Object.hasOwn(loaders, revision) ? loaders[revision as keyof typeof loaders] : undefined;
-      if (load === undefined) return Promise.reject(new RangeError(`Unknown MCP protocol revision ${JSON.stringify(revision)}`));
-      pending = load().then(
-        (module) => {
-          loaded.set(revision, module);
-          loading.delete(revision);
-          return module;
-        },
-        (error: unknown) => {
-          // A failed import may succeed later (a flaky network in a browser): nothing is cached.
-          loading.delete(revision);
-          throw error;
-        },
-      );
-      loading.set(revision, pending);
-    }
-    return pending;
+    if (done !== undefined) return done;
+    const load = Object.hasOwn(loaders, revision) ? loaders[revision as keyof typeof loaders] : undefined;
+    if (load === undefined) throw new RangeError(`Unknown MCP protocol revision ${JSON.stringify(revision)}`);
+    const module = await load();
+    loaded.set(revision, module);
+    return module;
   },
   loaded: (revision) => loaded.get(revision),
 };
@@ -96,8 +83,6 @@ function pick(requested: readonly string[], candidates: readonly RevisionEntry[]
     return entry;
   });
 }
-
-export type { RevisionLoader } from './revision-set.js';
 
 /**
  * The error codes of the newest stateful revision, read from its facts so that code naming a

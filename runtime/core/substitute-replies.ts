@@ -5,7 +5,7 @@
  */
 import { asError, messageOf, SdkError } from './errors.js';
 import { isJsonObject, isRequestId, JSONRPC_VERSION, type JSONRPCErrorResponse, type JSONRPCResponse, type RequestId } from './jsonrpc.js';
-import { transmit } from './transmit.js';
+import { transmit } from './outbound.js';
 import type { Transport, TransportSendOptions } from './transport.js';
 
 /** What sending replies needs from the engine. */

@@ -37,11 +37,6 @@ export function checkValue(validator: Validator, value: unknown): IssueReport[] 
   return issues.length > 0 ? issues : [{ path: '', message: 'is invalid', keyword: '' }];
 }
 
-/** The issue a missing-but-required `params` member produces. */
-export function missingParamsIssue(): IssueReport[] {
-  return [{ path: '', message: 'is required', keyword: 'required' }];
-}
-
 /**
  * Renders issues as `/name must be string; /x must be number`. An issue at the root of the
  * checked member is labelled with `rootLabel` (e.g. `params must have required property 'name'`),

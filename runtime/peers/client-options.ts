@@ -1,7 +1,7 @@
 import type { JsonSchemaValidator } from '../json-schema/types.js';
 /** The public option and handler types of {@link Client}. */
 import type { Stateful, Stateless } from '../../generated/latest.js';
-import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
+import type { CapabilitiesOf, ProtocolTypesShape } from './protocol-types.js';
 import type { NotificationContext, RequestContext, RequestOptions } from '../core/request-context.js';
 import type { EraCache } from '../era/client-era.js';
 import type { ResponseCacheOptions } from '../era/client-response-cache.js';

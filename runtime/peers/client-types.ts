@@ -9,7 +9,7 @@ import type { Stateful, Stateless } from '../../generated/latest.js';
 import type { clientNotificationSenders, clientRequestSenders } from '../../generated/senders.js';
 import type { RevisionFactsView } from '../core/revision-set.js';
 import { SdkError } from '../core/errors.js';
-import type { CapabilitiesOf, EitherNotifications, EitherRequests, InputRequestsOf, ProtocolTypesShape, SharedMethods } from '../core/protocol-types.js';
+import type { CapabilitiesOf, EitherNotifications, EitherRequests, InputRequestsOf, ProtocolTypesShape, SharedMethods } from './protocol-types.js';
 import type { RequestOptions } from '../core/request-context.js';
 import type { CallerParams, MethodUnavailable, NotificationSenders, RequestSenders } from './senders.js';
 

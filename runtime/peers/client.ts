@@ -14,7 +14,7 @@ export type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, Li
 import { SdkError } from '../core/errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/protocol.js';
-import type { ProtocolTypesShape } from '../core/protocol-types.js';
+import type { ProtocolTypesShape } from './protocol-types.js';
 import { unavailableMethodError, type BothEras, type ClientParams, type ClientSenders, type HandledRequests, type ListenFilter } from './client-types.js';
 import type { NotificationContext, NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';

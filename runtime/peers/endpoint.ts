@@ -1,6 +1,6 @@
 import { describePath, hasCapability, type CapabilityObject } from '../core/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
-import type { CustomNotification, CustomNotificationDefinition, CustomRequest, CustomRequestDefinition } from '../core/custom-methods.js';
+import type { CustomNotification, CustomNotificationDefinition, CustomRequest, CustomRequestDefinition } from './custom-methods.js';
 import { SdkError } from '../core/errors.js';
 import type { Side } from '../core/method-table.js';
 import { Protocol, type ProtocolOptions } from '../core/protocol.js';

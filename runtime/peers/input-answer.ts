@@ -3,7 +3,7 @@
  * `roots/list`) embedded in an `InputRequiredResult`: with the handler registered for it, after
  * checking the method and the capability, and with its result validated.
  */
-import { describePath, gateOf, hasCapability, type CapabilityObject } from '../core/capabilities.js';
+import { describePath, hasCapability, type CapabilityObject } from '../core/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { SdkError } from '../core/errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
@@ -41,7 +41,7 @@ export async function answerInputRequest(call: InputRequestCall, host: InputAnsw
   if (info === undefined || !info.embedded) {
     throw new SdkError('UNKNOWN_METHOD', `The server asked for input with ${method}, which is not an input request of ${module?.revision ?? 'this revision'}`);
   }
-  const gate = gateOf(method, module === undefined ? [] : [module]);
+  const gate = info.capability;
   if (gate !== null && gate.holder === 'receiver' && !hasCapability(host.capabilities, gate.path)) {
     throw new SdkError('CAPABILITY_MISSING', `The server asked for input with ${method}, but this client did not declare capability ${describePath(gate.path)}`);
   }

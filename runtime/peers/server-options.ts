@@ -3,7 +3,7 @@
  * generated method tables).
  */
 import type * as Stateful from '../../generated/protocol/stateful.js';
-import type { CapabilitiesOf, ProtocolTypesShape } from '../core/protocol-types.js';
+import type { CapabilitiesOf, ProtocolTypesShape } from './protocol-types.js';
 import type { NotificationContext, RequestContext } from '../core/request-context.js';
 import type { RestoredSessionState } from '../core/session.js';
 import type { CacheHint } from '../era/subscriptions.js';

@@ -4,7 +4,7 @@
  * `ProtocolTypes` offers exactly that revision's server→client requests and notifications.
  */
 import type { serverNotificationSenders, serverRequestSenders } from '../../generated/senders.js';
-import type { ProtocolTypesShape } from '../core/protocol-types.js';
+import type { ProtocolTypesShape } from './protocol-types.js';
 import type { RequestOptions } from '../core/request-context.js';
 import type { NotificationSenders, RequestSenders } from './senders.js';
 

@@ -10,7 +10,7 @@ import { statefulState, type Era } from '../era/negotiated.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import type { HeaderParameter } from '../era/mcp-headers.js';
 import { isJsonObject, type JSONRPCRequest } from '../core/jsonrpc.js';
-import type { ProtocolTypesShape } from '../core/protocol-types.js';
+import type { ProtocolTypesShape } from './protocol-types.js';
 import type { ServerSenders } from './server-types.js';
 import { LOG_NOTIFICATION } from '../core/special-methods.js';
 import type { Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';

@@ -1,7 +1,7 @@
 import type * as Stateful from '../../../generated/protocol/stateful.js';
 import type { ClientRequestHandler } from '../client.js';
 import type { BothEras, HandledRequests } from '../client-types.js';
-import type { ProtocolTypesShape } from '../../core/protocol-types.js';
+import type { ProtocolTypesShape } from '../protocol-types.js';
 
 import { isPlainObject } from '../../json-schema/json-values.js';
 import { Method } from '../../../generated/methods.js';

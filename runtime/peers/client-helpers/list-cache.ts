@@ -4,7 +4,7 @@ import { Method } from '../../../generated/methods.js';
 import type { Client, ListAllOptions } from '../client.js';
 import { hasCapability, type CapabilityObject } from '../../core/capabilities.js';
 import type { BothEras, ClientResult } from '../client-types.js';
-import type { ProtocolTypesShape } from '../../core/protocol-types.js';
+import type { ProtocolTypesShape } from '../protocol-types.js';
 import { asError } from '../../core/errors.js';
 import type { JsonSchemaValidator } from '../../json-schema/types.js';
 import type { RequestOptions } from '../../core/request-context.js';

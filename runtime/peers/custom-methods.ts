@@ -1,5 +1,5 @@
-import type { MethodDirection, Validator } from './contract.js';
-import type { NotificationContext, NotificationOptions, RequestContext, RequestOptions } from './request-context.js';
+import type { MethodDirection, Validator } from '../core/contract.js';
+import type { NotificationContext, NotificationOptions, RequestContext, RequestOptions } from '../core/request-context.js';
 
 /** Declares a request outside the schema (an extension's method), with its own validators. */
 export interface CustomRequestDefinition<P, R> {

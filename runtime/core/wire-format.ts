@@ -2,11 +2,20 @@
  * Text encoding of JSON-RPC frames. This is the only place raw text becomes a value, so every
  * text-based transport reports undecodable input the same way.
  */
-import type { FrameHead } from './frame-head.js';
-import type { JSONRPCMessage } from './jsonrpc.js';
+import type { JSONRPCMessage, RequestId } from './jsonrpc.js';
 
 /** Why an inbound frame could not be turned into a value. */
 export type ParseFailureKind = 'invalid-json' | 'oversized';
+
+/** What the leading members of a cut frame tell. */
+export interface FrameHead {
+  /** The `id` member, when it came before the first structured member. */
+  readonly id?: RequestId | undefined;
+  /** The `method` member, when it came before the first structured member. */
+  readonly method?: string | undefined;
+  /** Whether a `result` or `error` member was reached, which makes the frame a response. */
+  readonly response: boolean;
+}
 
 /** What a transport knows about an `oversized` frame besides its being too large. */
 export interface OversizedFrame {

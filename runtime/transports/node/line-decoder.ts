@@ -6,7 +6,7 @@
  * replacement characters, which would hand the engine text the peer never sent.
  */
 import { isUtf8 } from 'node:buffer';
-import { FRAME_HEAD_BYTES, readFrameHead } from '../../core/frame-head.js';
+import { FRAME_HEAD_BYTES, readFrameHead } from '../http/frame-head.js';
 import { ParseFailure } from '../../core/wire-format.js';
 
 /** Callbacks of a {@link LineDecoder}. */

@@ -5,7 +5,7 @@
  */
 import { SdkError, TransportError, asError } from '../../core/errors.js';
 import { JSONRPC_VERSION, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
-import { FRAME_HEAD_BYTES, readFrameHead } from '../../core/frame-head.js';
+import { FRAME_HEAD_BYTES, readFrameHead } from '../http/frame-head.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
 import { INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from '../http/client-messages.js';

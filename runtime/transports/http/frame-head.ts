@@ -2,18 +2,10 @@
  * Reads the envelope of a JSON-RPC frame from its first bytes only. A frame that is too large
  * to buffer is cut after its head, and its `id` (with whether it is a request or a response) is
  * still worth knowing: it says which request the frame answered, or which request to refuse.
+ * Text transports read it (stdio lines, WebSocket messages); the engine only reads the result.
  */
-import { isRequestId, type RequestId } from './jsonrpc.js';
-
-/** What the leading members of a cut frame tell. */
-export interface FrameHead {
-  /** The `id` member, when it came before the first structured member. */
-  readonly id?: RequestId | undefined;
-  /** The `method` member, when it came before the first structured member. */
-  readonly method?: string | undefined;
-  /** Whether a `result` or `error` member was reached, which makes the frame a response. */
-  readonly response: boolean;
-}
+import { isRequestId, type RequestId } from '../../core/jsonrpc.js';
+import type { FrameHead } from '../../core/wire-format.js';
 
 /** How many leading bytes of a cut frame are kept for {@link readFrameHead}. */
 export const FRAME_HEAD_BYTES = 512;

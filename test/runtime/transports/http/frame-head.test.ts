@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFrameHead } from '../../../runtime/core/frame-head.js';
+import { readFrameHead } from '../../../../runtime/transports/http/frame-head.js';
 
 describe('readFrameHead', () => {
   it('reads the id of a response cut inside its result', () => {

@@ -40,6 +40,12 @@ export interface HttpRequestView {
   readBody(maxBytes: number, budget?: BodyBudget): Promise<BodyText>;
   /** Aborts when the client goes away before the reply was handed over, where the platform tells. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Calls `listener` once if the client goes away before the reply was handed over. Adapters
+   * with a close event of their own provide it so that a request that never asks for `signal`
+   * costs no AbortController; {@link onClientGone} falls back to `signal` without it.
+   */
+  whenGone?(listener: () => void): void;
   /** The local address the request arrived on (e.g. `127.0.0.1`), where the platform tells. */
   readonly localAddress?: string | undefined;
   /** Credentials verified by the endpoint's bearer check (`auth` option), passed on to handlers. */
@@ -97,6 +103,21 @@ export interface ResourceCounts {
  * is cut, as if the client had disconnected (with an event store, it can still resume).
  */
 export const MAX_BUFFERED_SSE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Calls `listener` once if the client of `request` goes away before its reply was handed over,
+ * through the view's `whenGone`, else its `signal`; a platform that tells neither never calls.
+ */
+export function onClientGone(request: Pick<HttpRequestView, 'signal' | 'whenGone'>, listener: () => void): void {
+  if (request.whenGone !== undefined) {
+    request.whenGone(listener);
+    return;
+  }
+  const signal = request.signal;
+  if (signal === undefined) return;
+  if (signal.aborted) listener();
+  else signal.addEventListener('abort', listener, { once: true });
+}
 
 /** Releases a reply nobody will deliver: a streamed one gets a sink that is already closed. */
 export function discardReply(reply: HttpReply): void {

@@ -140,7 +140,7 @@ export class StreamableHttpLeg {
       }
       return emptyReply(202);
     }
-    const reply = await transport.acceptRequests(payload.value, payload.requestIds, extra, request.signal);
+    const reply = await transport.acceptRequests(payload.value, payload.requestIds, extra, request);
     if (found.shared !== undefined && server.loggingLevel !== found.shared.loggingLevel) {
       // logging/setLevel changed the session: saved before the answer goes out, so no replica filters by the old level.
       const failed = await this.saveShared(found, { initialized: found.shared.initialized, loggingLevel: server.loggingLevel });
@@ -184,7 +184,7 @@ export class StreamableHttpLeg {
       const prefix = randomHex(8);
       const session = await this.connectSession(id, server, prefix, sessionOwnerOf(request.authInfo));
       const { transport } = session;
-      const reply = await transport.acceptRequests(payload.value, payload.requestIds, extraFor(request, transport), request.signal);
+      const reply = await transport.acceptRequests(payload.value, payload.requestIds, extraFor(request, transport), request);
       if (server.protocolVersion === undefined || request.signal?.aborted === true) {
         // A failed handshake (or a client that left) leaves no session behind.
         await session.close();

@@ -128,8 +128,13 @@ export function discardReply(reply: HttpReply): void {
 
 /** Returns `reply` with `extra` headers added (existing names win only when `extra` lacks them). */
 export function withHeaders(reply: HttpReply, extra: HeaderMap): HttpReply {
-  if (Object.keys(extra).length === 0) {
-    return reply;
+  let empty = true;
+  for (const name in extra) {
+    if (Object.hasOwn(extra, name)) {
+      empty = false;
+      break;
+    }
   }
+  if (empty) return reply;
   return { ...reply, headers: { ...reply.headers, ...extra } };
 }

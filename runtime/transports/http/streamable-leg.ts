@@ -11,7 +11,7 @@ import type { ServedSession, SessionFactory } from '../../core/session.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { discardReply, withHeaders } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES, unsupportedVersion } from './replies.js';
-import { acceptsAll, readPostedMessages, type AcceptedPayload, type PostLimits } from './request-checks.js';
+import { acceptsAll, SSE_ACCEPTS, readPostedMessages, type AcceptedPayload, type PostLimits } from './request-checks.js';
 import { extraFor } from './server-extra.js';
 import { StreamableServerTransport } from './server-transport.js';
 import { postWithoutSession } from './streamable-sessionless.js';
@@ -241,7 +241,7 @@ export class StreamableHttpLeg {
   }
 
   private async get(request: HttpRequestView): Promise<HttpReply> {
-    if (!acceptsAll(request.header('accept'), ['text/event-stream'])) {
+    if (!acceptsAll(request.header('accept'), SSE_ACCEPTS)) {
       return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept text/event-stream');
     }
     const found = await this.resolveSession(request);

@@ -288,7 +288,7 @@ function writeReply(response: ServerResponse, reply: HttpReply, closeConnection:
         const body = reply.body;
         const headers: Record<string, string> = { ...reply.headers, 'content-length': body === undefined ? '0' : String(Buffer.byteLength(body)) };
         if (closeConnection) headers.connection = 'close';
-        if (body === undefined || NO_BODY_STATUS.has(reply.status)) delete headers['content-length'];
+        if (NO_BODY_STATUS.has(reply.status)) delete headers['content-length'];
         response.writeHead(reply.status, headers);
         response.end(body);
       } else {

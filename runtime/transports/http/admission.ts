@@ -5,7 +5,7 @@
  * large uploads cannot pile up memory. Refusals answer at once, before the body is read, and
  * close the connection: 503 when the server as a whole is full, 429 when one session is.
  */
-import type { BodyBudget, HttpReply, HttpRequestView, StreamSink } from './http-types.js';
+import { onClientGone, type BodyBudget, type HttpReply, type HttpRequestView, type StreamSink } from './http-types.js';
 import { errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { SessionBytes } from './session-bytes.js';
 
@@ -74,13 +74,19 @@ export class Admission {
         else this.perSession.set(session, left);
       }
     };
+    // Getters and forwarding keep what the adapter builds lazily (query, signal) unbuilt until asked for.
     const view: HttpRequestView = {
       method: request.method,
       path: request.path,
-      query: request.query,
+      get query() {
+        return request.query;
+      },
       header: (name) => request.header(name),
       readBody: (maxBytes) => request.readBody(maxBytes, share ?? budget),
-      signal: request.signal,
+      get signal() {
+        return request.signal;
+      },
+      whenGone: (listener) => onClientGone(request, listener),
       localAddress: request.localAddress,
       authInfo: request.authInfo,
     };

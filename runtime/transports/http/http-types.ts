@@ -40,6 +40,12 @@ export interface HttpRequestView {
   readBody(maxBytes: number, budget?: BodyBudget): Promise<BodyText>;
   /** Aborts when the client goes away before the reply was handed over, where the platform tells. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Calls `listener` once if the client goes away before the reply was handed over. Adapters
+   * with a close event of their own provide it so that a request that never asks for `signal`
+   * costs no AbortController; {@link onClientGone} falls back to `signal` without it.
+   */
+  whenGone?(listener: () => void): void;
   /** The local address the request arrived on (e.g. `127.0.0.1`), where the platform tells. */
   readonly localAddress?: string | undefined;
   /** Credentials verified by the endpoint's bearer check (`auth` option), passed on to handlers. */
@@ -98,6 +104,21 @@ export interface ResourceCounts {
  */
 export const MAX_BUFFERED_SSE_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Calls `listener` once if the client of `request` goes away before its reply was handed over,
+ * through the view's `whenGone`, else its `signal`; a platform that tells neither never calls.
+ */
+export function onClientGone(request: Pick<HttpRequestView, 'signal' | 'whenGone'>, listener: () => void): void {
+  if (request.whenGone !== undefined) {
+    request.whenGone(listener);
+    return;
+  }
+  const signal = request.signal;
+  if (signal === undefined) return;
+  if (signal.aborted) listener();
+  else signal.addEventListener('abort', listener, { once: true });
+}
+
 /** Releases a reply nobody will deliver: a streamed one gets a sink that is already closed. */
 export function discardReply(reply: HttpReply): void {
   if (reply.kind === 'stream') {
@@ -107,8 +128,13 @@ export function discardReply(reply: HttpReply): void {
 
 /** Returns `reply` with `extra` headers added (existing names win only when `extra` lacks them). */
 export function withHeaders(reply: HttpReply, extra: HeaderMap): HttpReply {
-  if (Object.keys(extra).length === 0) {
-    return reply;
+  let empty = true;
+  for (const name in extra) {
+    if (Object.hasOwn(extra, name)) {
+      empty = false;
+      break;
+    }
   }
+  if (empty) return reply;
   return { ...reply, headers: { ...reply.headers, ...extra } };
 }

@@ -12,7 +12,7 @@ import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
 import type { HttpReply, HttpRequestView, ResourceCounts } from './http-types.js';
 import { bytesInFlightRefusal } from './admission.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
-import { acceptsAll, batchLengthRefusal, isJsonContentType } from './request-checks.js';
+import { acceptsAll, SSE_ACCEPTS, batchLengthRefusal, isJsonContentType } from './request-checks.js';
 import type { HttpMessageExtra } from './server-extra.js';
 import { ownsSession, sessionOwnerOf } from './session-owner.js';
 import { mintSessionId, type HttpSession, type SessionRegistry } from './session.js';
@@ -148,7 +148,7 @@ export class LegacySseLeg {
 
   /** GET on the SSE path: opens a session and announces its message endpoint. */
   async openStream(request: HttpRequestView): Promise<HttpReply> {
-    if (!acceptsAll(request.header('accept'), ['text/event-stream'])) {
+    if (!acceptsAll(request.header('accept'), SSE_ACCEPTS)) {
       return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept text/event-stream');
     }
     if (this.options.registry.size >= this.options.maxSessions && !this.options.registry.evictIdle()) {

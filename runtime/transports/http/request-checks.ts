@@ -44,6 +44,21 @@ export function acceptsAll(header: string | undefined, types: readonly string[])
   if (header === undefined) {
     return false;
   }
+  // Clients send the same Accept on every request: the last answer per type list is kept.
+  const last = lastAccept.get(types);
+  if (last !== undefined && last.header === header) return last.result;
+  const result = acceptsAllOf(header, types);
+  lastAccept.set(types, { header, result });
+  return result;
+}
+
+/**
+ * The last Accept value decided per type list (keyed by the list itself, so call sites pass
+ * module constants); a WeakMap, bounded by the lists alive, one entry each.
+ */
+const lastAccept = new WeakMap<readonly string[], { readonly header: string; readonly result: boolean }>();
+
+function acceptsAllOf(header: string, types: readonly string[]): boolean {
   const ranges = header.split(',').map(parseRange).filter((range) => range.type !== '');
   return types.every((type) => {
     const [major] = type.split('/');
@@ -53,6 +68,12 @@ export function acceptsAll(header: string | undefined, types: readonly string[])
     return match !== undefined && match.q > 0;
   });
 }
+
+/** What the Accept of a request for an SSE stream (a GET) must admit; pass this list to {@link acceptsAll}. */
+export const SSE_ACCEPTS: readonly string[] = ['text/event-stream'];
+
+/** What a POST's Accept must admit. */
+const POST_ACCEPTS: readonly string[] = ['application/json', 'text/event-stream'];
 
 function parseRange(part: string): { type: string; q: number } {
   const [type = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
@@ -137,7 +158,7 @@ function refused(code: number, message: string, id: RequestId | null): RefusedPa
  */
 export async function readPostedMessages(request: HttpRequestView, limits: PostLimits): Promise<AcceptedPayload | HttpReply> {
   const { maxBodyBytes } = limits;
-  if (!acceptsAll(request.header('accept'), ['application/json', 'text/event-stream'])) {
+  if (!acceptsAll(request.header('accept'), POST_ACCEPTS)) {
     return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept both application/json and text/event-stream');
   }
   if (!isJsonContentType(request.header('content-type'))) {

@@ -14,6 +14,9 @@ export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Accept', 'Authorization', 
 /** Response headers a browser client needs to read. */
 export const CORS_EXPOSED_HEADERS = ['Mcp-Session-Id', 'WWW-Authenticate'];
 
+/** The shared answer of {@link SecurityPolicy.responseHeaders} without CORS; frozen, since every response gets it. */
+const NO_HEADERS: HeaderMap = Object.freeze({});
+
 /** CORS settings; CORS is off unless configured. */
 export interface CorsOptions {
   /** Origins allowed to read responses (exact, or `scheme://host:*` for any port); default: every origin the Origin check admits. */
@@ -53,6 +56,8 @@ export interface Refusal {
 export class SecurityPolicy {
   private readonly options: SecurityOptions;
   private readonly cors: CorsOptions | undefined;
+  /** The last Host value found acceptable: the allowlists never change, and clients repeat their Host. */
+  private acceptedHost: string | undefined;
 
   constructor(options: SecurityOptions) {
     this.options = options;
@@ -70,9 +75,10 @@ export class SecurityPolicy {
     const hosts = this.options.allowedHosts ?? (protect ? LOOPBACK_HOSTS : undefined);
     if (hosts !== undefined) {
       const host = request.header('host');
-      if (host === undefined || !hosts.some((entry) => hostMatches(entry, host))) {
+      if (host === undefined || (host !== this.acceptedHost && !hosts.some((entry) => hostMatches(entry, host)))) {
         return { status: 403, message: `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed` };
       }
+      this.acceptedHost = host;
     }
     const origin = request.header('origin');
     if (origin !== undefined && !this.originAllowed(origin, hosts)) {
@@ -83,9 +89,9 @@ export class SecurityPolicy {
 
   /** CORS headers for an actual (non-preflight) response; empty when CORS is off or not applicable. */
   responseHeaders(request: HttpRequestView): HeaderMap {
-    const origin = this.corsOrigin(request);
+    const origin = this.cors === undefined ? undefined : this.corsOrigin(request);
     if (origin === undefined) {
-      return {};
+      return NO_HEADERS;
     }
     return {
       'access-control-allow-origin': origin,

@@ -10,7 +10,8 @@ import type { RevisionFacts } from '../../core/revision-facts.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { encodeMessage } from '../../core/wire-format.js';
 import type { EventStore } from './event-store.js';
-import type { HttpReply } from './http-types.js';
+import { onClientGone, type HttpReply, type HttpRequestView } from './http-types.js';
+import { isCancellation, isRequestMessage, isResponseMessage, responseIds, writerGone } from './outbound-messages.js';
 import { errorReply, errorResponse, TRANSPORT_ERROR_CODES } from './replies.js';
 import type { HttpMessageExtra } from './server-extra.js';
 import { isResponseItem, ReplicaRelay, type StandaloneChannel } from './server-replicas.js';
@@ -18,6 +19,9 @@ import { replayOnly, SseStream, type ReplayedEvent, type StreamSettings } from '
 
 export { httpExtra, type HttpMessageExtra } from './server-extra.js';
 export type { StandaloneChannel } from './server-replicas.js';
+
+/** What {@link StreamableServerTransport.acceptRequests} learns a client's departure from: its request view. */
+export type ClientPresence = Pick<HttpRequestView, 'signal' | 'whenGone'>;
 
 /** Construction options of a {@link StreamableServerTransport}. */
 export interface StreamableServerTransportOptions {
@@ -233,9 +237,9 @@ export class StreamableServerTransport implements Transport {
   /**
    * Hands a POST body containing requests to the engine and resolves with its HTTP reply:
    * JSON when the first outbound message is the final response, otherwise an SSE stream.
-   * `signal` aborts when the client leaves before the reply is handed over.
+   * `client` tells when the client leaves before the reply is handed over (see {@link onClientGone}).
    */
-  acceptRequests(value: unknown, requestIds: readonly RequestId[], extra: HttpMessageExtra, signal?: AbortSignal): Promise<HttpReply> {
+  acceptRequests(value: unknown, requestIds: readonly RequestId[], extra: HttpMessageExtra, client?: ClientPresence): Promise<HttpReply> {
     if (this.closed) {
       return Promise.resolve(errorReply(404, TRANSPORT_ERROR_CODES.SESSION_NOT_FOUND, 'Session not found'));
     }
@@ -243,15 +247,8 @@ export class StreamableServerTransport implements Transport {
     for (const id of requestIds) {
       this.routes.set(id, stream);
     }
-    if (signal !== undefined) {
-      const onAbort = (): void => stream.abandon();
-      if (signal.aborted) {
-        onAbort();
-      } else {
-        signal.addEventListener('abort', onAbort, { once: true });
-        void stream.reply.then(() => signal.removeEventListener('abort', onAbort));
-      }
-    }
+    // A late call is harmless: abandon() does nothing once the reply was handed over.
+    if (client !== undefined) onClientGone(client, () => stream.abandon());
     const withStream: HttpMessageExtra = { ...extra, closeStream: () => stream.closeConnection() };
     this.onmessage?.(value, withStream);
     this.releaseCancelled(value);
@@ -367,40 +364,4 @@ export class StreamableServerTransport implements Transport {
     this.streams.set(stream.id, stream);
     return stream;
   }
-}
-
-/** Whether the store knows the writer of `streamId` stopped; a store that cannot tell (or fails to) says no. */
-async function writerGone(store: EventStore, streamId: string): Promise<boolean> {
-  try {
-    return (await store.writerGone?.(streamId)) === true;
-  } catch {
-    return false;
-  }
-}
-
-/** The ids a response or a batch of responses answers, in order; empty for anything else. */
-function responseIds(message: JSONRPCMessage | JSONRPCMessage[]): RequestId[] {
-  const items = Array.isArray(message) ? message : [message];
-  const ids: RequestId[] = [];
-  for (const item of items) {
-    if (isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item)) {
-      const id = (item as { id?: unknown }).id;
-      if (typeof id === 'string' || typeof id === 'number') ids.push(id);
-    }
-  }
-  return ids;
-}
-
-/** True for a response, or a batch whose first member is a response. */
-function isResponseMessage(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
-  const first = Array.isArray(message) ? message[0] : message;
-  return isJsonObject(first) && !('method' in first) && ('result' in first || 'error' in first);
-}
-
-function isCancellation(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
-  return !Array.isArray(message) && 'method' in message && message.method === CANCELLED_NOTIFICATION;
-}
-
-function isRequestMessage(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
-  return !Array.isArray(message) && 'method' in message && 'id' in message;
 }

@@ -16,7 +16,7 @@ import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { readPostedMessages, type PostLimits } from './request-checks.js';
 import { decodeHeaderValue, parameterHeaderMismatch } from '../../era/mcp-headers.js';
 import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
-import { randomHex, sessionFacts } from './session.js';
+import { sessionFacts } from './session.js';
 import type { StreamSettings } from './sse-stream.js';
 import { Method } from '../../../generated/methods.js';
 
@@ -45,11 +45,16 @@ function statusOf(code: number, codes: Readonly<Record<string, number>>): number
 export class StatelessHttpLeg {
   private readonly options: StatelessLegOptions;
   private readonly codes = eraCodes();
+  /** The stream settings of every request: nothing is stored, since nothing can resume. */
+  private readonly settings: StreamSettings;
+  /** Requests served so far, numbering their stream prefixes. */
+  private served = 0;
   /** Servers answering a request right now (a `subscriptions/listen` one lives as long as its stream). */
   private readonly active = new Set<ServedSession>();
 
   constructor(options: StatelessLegOptions) {
     this.options = options;
+    this.settings = { ...options.settings, eventStore: undefined };
   }
 
   /** Number of requests being served. */
@@ -150,8 +155,9 @@ export class StatelessHttpLeg {
   private async serve(request: HttpRequestView, server: ServedSession, message: JSONRPCRequest): Promise<HttpReply> {
     const transport = new StreamableServerTransport({
       sessionId: undefined,
-      streamPrefix: randomHex(8),
-      settings: { ...this.options.settings, eventStore: undefined },
+      // Stream ids only tell resumption which streams are whose; without a session nothing resumes, so a counter is enough.
+      streamPrefix: `r${this.served++}`,
+      settings: this.settings,
       revision: () => sessionFacts(server),
     });
     this.active.add(server);
@@ -168,7 +174,7 @@ export class StatelessHttpLeg {
       throw error;
     }
     const extra: HttpMessageExtra = { requestHeaders: (name) => request.header(name), ...(request.authInfo !== undefined ? { authInfo: request.authInfo } : {}) };
-    const reply = await transport.acceptRequests(message, [message.id], extra, request.signal);
+    const reply = await transport.acceptRequests(message, [message.id], extra, request);
     if (reply.kind === 'body') {
       release();
       return this.withErrorStatus(reply);

@@ -11,7 +11,7 @@ import type { ServedSession, SessionFactory } from '../../core/session.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { discardReply, withHeaders } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES, unsupportedVersion } from './replies.js';
-import { acceptsAll, readPostedMessages, type AcceptedPayload, type PostLimits } from './request-checks.js';
+import { acceptsAll, SSE_ACCEPTS, readPostedMessages, type AcceptedPayload, type PostLimits } from './request-checks.js';
 import { extraFor } from './server-extra.js';
 import { StreamableServerTransport } from './server-transport.js';
 import { postWithoutSession } from './streamable-sessionless.js';
@@ -140,7 +140,7 @@ export class StreamableHttpLeg {
       }
       return emptyReply(202);
     }
-    const reply = await transport.acceptRequests(payload.value, payload.requestIds, extra, request.signal);
+    const reply = await transport.acceptRequests(payload.value, payload.requestIds, extra, request);
     if (found.shared !== undefined && server.loggingLevel !== found.shared.loggingLevel) {
       // logging/setLevel changed the session: saved before the answer goes out, so no replica filters by the old level.
       const failed = await this.saveShared(found, { initialized: found.shared.initialized, loggingLevel: server.loggingLevel });
@@ -184,7 +184,7 @@ export class StreamableHttpLeg {
       const prefix = randomHex(8);
       const session = await this.connectSession(id, server, prefix, sessionOwnerOf(request.authInfo));
       const { transport } = session;
-      const reply = await transport.acceptRequests(payload.value, payload.requestIds, extraFor(request, transport), request.signal);
+      const reply = await transport.acceptRequests(payload.value, payload.requestIds, extraFor(request, transport), request);
       if (server.protocolVersion === undefined || request.signal?.aborted === true) {
         // A failed handshake (or a client that left) leaves no session behind.
         await session.close();
@@ -241,7 +241,7 @@ export class StreamableHttpLeg {
   }
 
   private async get(request: HttpRequestView): Promise<HttpReply> {
-    if (!acceptsAll(request.header('accept'), ['text/event-stream'])) {
+    if (!acceptsAll(request.header('accept'), SSE_ACCEPTS)) {
       return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept text/event-stream');
     }
     const found = await this.resolveSession(request);

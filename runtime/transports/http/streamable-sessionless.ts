@@ -68,5 +68,5 @@ export async function postWithoutSession(request: HttpRequestView, payload: Acce
   };
   transport.onstreamfinish = release;
   transport.onstreamdisconnect = release;
-  return transport.acceptRequests(payload.value, payload.requestIds, extra, request.signal);
+  return transport.acceptRequests(payload.value, payload.requestIds, extra, request);
 }

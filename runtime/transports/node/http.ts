@@ -146,26 +146,60 @@ export function createMcpNodeServer(options: McpNodeServerOptions): McpNodeServe
 class NodeRequestView implements HttpRequestView {
   readonly method: string;
   readonly path: string;
-  readonly query: URLSearchParams;
   readonly localAddress: string | undefined;
-  readonly signal: AbortSignal;
   /** Set when the body was refused unread: the connection must not be reused. */
   closeAfterReply = false;
 
   private readonly request: IncomingMessage;
+  private readonly response: ServerResponse;
+  /** The query string after `?`, parsed on first use; undefined once parsed or when the target has none. */
+  private search: string | undefined;
+  private parsedQuery: URLSearchParams | undefined;
+  private controller: AbortController | undefined;
 
   constructor(request: IncomingMessage, response: ServerResponse) {
     this.request = request;
-    this.method = (request.method ?? 'GET').toUpperCase();
-    const url = parseTarget(request.url);
-    this.path = url.pathname;
-    this.query = url.searchParams;
+    this.response = response;
+    const method = request.method ?? 'GET';
+    this.method = method === 'POST' || method === 'GET' || method === 'DELETE' || method === 'OPTIONS' ? method : method.toUpperCase();
+    const target = request.url ?? '/';
+    if (PLAIN_TARGET.test(target)) {
+      // A target with nothing URL parsing would normalise (dot segments, escapes, backslashes).
+      const mark = target.indexOf('?');
+      this.path = mark < 0 ? target : target.slice(0, mark);
+      this.search = mark < 0 ? undefined : target.slice(mark + 1);
+    } else {
+      const url = parseTarget(target);
+      this.path = url.pathname;
+      this.parsedQuery = url.searchParams;
+    }
     this.localAddress = request.socket.localAddress;
-    const controller = new AbortController();
-    this.signal = controller.signal;
+  }
+
+  get query(): URLSearchParams {
+    this.parsedQuery ??= new URLSearchParams(this.search ?? '');
+    return this.parsedQuery;
+  }
+
+  /** Built on first use: most requests never ask, and the response's close event serves `whenGone`. */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = new AbortController();
+      this.controller = controller;
+      this.whenGone(() => controller.abort());
+    }
+    return this.controller.signal;
+  }
+
+  whenGone(listener: () => void): void {
+    const response = this.response;
     // 'close' before the response finished means the client went away.
+    if (response.closed) {
+      if (!response.writableFinished) listener();
+      return;
+    }
     response.once('close', () => {
-      if (!response.writableFinished) controller.abort();
+      if (!response.writableFinished) listener();
     });
   }
 
@@ -225,9 +259,12 @@ class NodeRequestView implements HttpRequestView {
   }
 }
 
-function parseTarget(target: string | undefined): URL {
+/** A request target whose path and query need no URL parsing: no dot segments, escapes, backslashes or a leading `//`. */
+const PLAIN_TARGET = /^\/(?!\/)(?:[A-Za-z0-9_~!$&'()*+,;=:@/-]|\.(?![./?]|$))*(?:\?[A-Za-z0-9_~!$&'()*+,;=:@/?.-]*)?$/;
+
+function parseTarget(target: string): URL {
   try {
-    return new URL(target ?? '/', 'http://localhost');
+    return new URL(target, 'http://localhost');
   } catch {
     return new URL('http://localhost/');
   }
@@ -246,11 +283,16 @@ function writeReply(response: ServerResponse, reply: HttpReply, closeConnection:
   let gone = response.destroyed || response.writableEnded || response.headersSent;
   try {
     if (!gone) {
-      const headers = closeConnection ? { ...reply.headers, connection: 'close' } : reply.headers;
-      response.writeHead(reply.status, headers);
       if (reply.kind === 'body') {
-        response.end(reply.body);
+        // One write: status line, headers and body together, with Content-Length instead of chunking.
+        const body = reply.body;
+        const headers: Record<string, string> = { ...reply.headers, 'content-length': body === undefined ? '0' : String(Buffer.byteLength(body)) };
+        if (closeConnection) headers.connection = 'close';
+        if (NO_BODY_STATUS.has(reply.status)) delete headers['content-length'];
+        response.writeHead(reply.status, headers);
+        response.end(body);
       } else {
+        response.writeHead(reply.status, closeConnection ? { ...reply.headers, connection: 'close' } : reply.headers);
         response.flushHeaders();
       }
     }
@@ -263,6 +305,9 @@ function writeReply(response: ServerResponse, reply: HttpReply, closeConnection:
     reply.open(nodeSink(response, gone));
   }
 }
+
+/** Statuses that carry no body, where Node refuses a Content-Length. */
+const NO_BODY_STATUS = new Set([204, 304]);
 
 /** A sink over a ServerResponse; reports a close that happened before it was attached, too. */
 function nodeSink(response: ServerResponse, alreadyGone: boolean): StreamSink {

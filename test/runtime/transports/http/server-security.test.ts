@@ -33,6 +33,13 @@ describe('DNS-rebinding protection on loopback', () => {
     expect((await initialize('localhost:3000', { origin: 'http://127.0.0.1:3000' })).status).toBe(200);
   });
 
+  it('refuses a foreign Host that follows an accepted one, and accepts the first again after it', async () => {
+    handler();
+    for (const [host, status] of [['localhost:3000', 200], ['attacker.example:3000', 403], ['localhost:3000', 200], ['localhost.attacker.example', 403]] as const) {
+      expect((await initialize(host)).status, host).toBe(status);
+    }
+  });
+
   it('refuses a foreign Host with 403 (a rebound DNS name)', async () => {
     handler();
     const response = await initialize('attacker.example:3000');

@@ -76,6 +76,15 @@ describe('sessions', () => {
     expect(wildcard.status).toBe(200);
   });
 
+  it('decides each Accept value on its own when acceptable and refused ones alternate', async () => {
+    rig = createRig();
+    const body = JSON.stringify(initializeRequest('2025-11-25'));
+    for (const [accept, status] of [[POST_HEADERS.accept, 200], ['application/json', 406], [POST_HEADERS.accept, 200], ['text/event-stream', 406]] as const) {
+      const response = await rig.send('POST', { 'content-type': 'application/json', accept }, body);
+      expect(response.status, accept).toBe(status);
+    }
+  });
+
   it('requires Accept text/event-stream on GET (406)', async () => {
     rig = createRig();
     const headers = await rig.open();

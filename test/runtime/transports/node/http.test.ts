@@ -121,6 +121,49 @@ describe('Node adapter: attacks and bad input', () => {
   });
 });
 
+/** A request whose target is sent exactly as given, without URL normalisation on the client side. */
+function rawTarget(url: URL, target: string, headers: Record<string, string>, body: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: target, method: 'POST', headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('Node adapter: request targets and JSON answers', () => {
+  it('frames a JSON answer with Content-Length instead of chunks, and a 202 with an empty body', async () => {
+    const url = await start();
+    const init = await raw(url, 'POST', POST_HEADERS, [JSON.stringify(initializeRequest('2025-11-25'))]);
+    expect(init.status).toBe(200);
+    expect(init.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(init.headers['content-length'])).toBe(Buffer.byteLength(init.body));
+    expect(JSON.parse(init.body)).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
+    const session = { 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
+    const accepted = await raw(url, 'POST', { ...POST_HEADERS, ...session }, [JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })]);
+    expect(accepted.status).toBe(202);
+    expect(accepted.headers['content-length']).toBe('0');
+    expect(accepted.body).toBe('');
+  });
+
+  it('routes targets as URL parsing reads them: dot segments and escapes resolved, a query ignored, `//` not the endpoint', async () => {
+    const url = await start();
+    const body = JSON.stringify(initializeRequest('2025-11-25'));
+    for (const target of ['/mcp?probe=1', '/x/../mcp', '/./mcp', '/x/%2e%2e/mcp']) {
+      const answer = await rawTarget(url, target, POST_HEADERS, body);
+      expect(answer.status, target).toBe(200);
+    }
+    for (const target of ['//mcp', '/mcp/..', '/mcp.', '/%6Dcp']) {
+      const answer = await rawTarget(url, target, POST_HEADERS, body);
+      expect(answer.status, target).toBe(404);
+    }
+  });
+});
+
 describe('Node adapter: streams and disconnects', () => {
   it('writes keep-alive comments on idle streams', async () => {
     const url = await start({ keepAliveMs: 40 });

@@ -130,6 +130,11 @@ export class Dispatcher {
   }
 
   /** Aborts every running handler; their replies are then suppressed. */
+  /** Whether some request's handler is still running (or waiting for its turn). */
+  get busy(): boolean {
+    return this.inflight.size > 0;
+  }
+
   abortAll(reason: Error): void {
     const contexts = [...this.inflight.values()];
     this.inflight.clear();

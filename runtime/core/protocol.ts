@@ -325,14 +325,14 @@ export class Protocol {
     }
     this.connection = undefined;
     this.inbound.clear();
-    const reason = transport.closeReason;
-    const error = new SdkError(
-      'CONNECTION_CLOSED',
-      reason === undefined ? 'Connection closed' : `Connection closed: ${reason.message}`,
-      { cause: reason },
-    );
-    this.pending.rejectAll(error);
-    this.dispatcher.abortAll(error);
+    // The error (and its stack) is built only when something is left to fail: a stateless
+    // server closes its engine after every request with nothing pending.
+    if (this.pending.size > 0 || this.dispatcher.busy) {
+      const reason = transport.closeReason;
+      const error = new SdkError('CONNECTION_CLOSED', reason === undefined ? 'Connection closed' : `Connection closed: ${reason.message}`, { cause: reason });
+      this.pending.rejectAll(error);
+      this.dispatcher.abortAll(error);
+    }
     try {
       this.onclose?.();
     } catch (callbackError) {

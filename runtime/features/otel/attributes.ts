@@ -2,7 +2,6 @@
  * What telemetry records about a call, as the OpenTelemetry semantic conventions for MCP name
  * it: span names, span and histogram attributes, and the outcome of a failed call.
  */
-import type { Attributes } from '@opentelemetry/api';
 import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
 import { Method } from '../../../generated/methods.js';
 import { ProtocolError, SdkError } from '../../core/errors.js';
@@ -16,6 +15,12 @@ const PROMPT_GET = Method.PromptsGet;
 const RESOURCE_METHODS: ReadonlySet<string> = new Set([Method.ResourcesRead, Method.ResourcesSubscribe, Method.ResourcesUnsubscribe]);
 
 const INTERNAL_ERROR = String(ErrorCodes.INTERNAL_ERROR);
+
+/**
+ * Span and metric attributes, as `@opentelemetry/api`'s `Attributes` accepts them; spelled here so
+ * that these declarations name no optional peer.
+ */
+export type Attributes = Record<string, string | number | boolean | undefined>;
 
 /** The conventions' span name: the method, and the tool or prompt when there is one. */
 export function spanName(method: string, params: Params | undefined): string {

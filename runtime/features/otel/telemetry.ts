@@ -15,7 +15,6 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
-  type Attributes,
   type Context,
   type Histogram,
   type Meter,
@@ -28,7 +27,7 @@ import { ProtocolError } from '../../core/errors.js';
 import type { RequestId } from '../../core/jsonrpc.js';
 import type { CallFacts, IncomingNotification, IncomingRequest, Middleware, Next, NotifyNext, OutgoingNotification, OutgoingRequest, SendNext } from '../../core/middleware.js';
 import type { Params } from '../../core/request-context.js';
-import { attributesOf, errorOutcome, isObject, metricAttributes, resultOutcome, spanName } from './attributes.js';
+import { attributesOf, errorOutcome, isObject, metricAttributes, resultOutcome, spanName, type Attributes } from './attributes.js';
 import { extractTraceContext, injectTraceContext } from './trace-context.js';
 
 /**

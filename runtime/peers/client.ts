@@ -1,13 +1,11 @@
 import type { RevisionFactsView } from '../core/revision-set.js';
 import type * as Stateful from '../../generated/protocol/stateful.js';
-import type * as Stateless from '../../generated/protocol/stateless.js';
 import type { CapabilityObject } from '../core/capabilities.js';
 import { Endpoint } from './endpoint.js';
 import { typedSenders } from './typed-senders.js';
 import { answerInputRequest } from './input-answer.js';
 import { ToolCatalog } from './client-tools.js';
 import { LISTEN_ACKNOWLEDGED, ListenStreams } from './client-listen.js';
-import { discoverEra, type DiscoverOutcome } from './client-discovery.js';
 import type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
 
 export type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
@@ -21,7 +19,7 @@ import { resolveRevisions } from '../core/revisions.js';
 import { defaultEraCache, serverIdentity, type EraCache, type EraChoice } from '../era/client-era.js';
 import { DEFAULT_MAX_INPUT_ROUNDS } from '../era/client-mrtr.js';
 import { statefulClientEra, statelessClientEra, type ClientEraHost, type ClientEraStrategy } from '../era/client-strategy.js';
-import { chooseRevision, enveloped, newest, statefulState, statelessClientState, withPeer, type ClientEnvelope, type Era, type Negotiated } from '../era/negotiated.js';
+import { newest, statelessClientState, withPeer, type ClientEnvelope, type Era, type Negotiated } from '../era/negotiated.js';
 import { ResponseCache } from '../era/client-response-cache.js';
 import { clientView } from '../era/client-revision.js';
 import { identityIn, SERVER_INFO_META } from '../era/meta.js';
@@ -123,6 +121,25 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
         if (identity !== undefined && identity !== state.peerInfo) this.state = withPeer(state, state.peerCapabilities, identity);
       },
       fulfil: (key, method, params, signal) => this.fulfil(key, method, params, signal),
+      opening: {
+        preferred: this.preferred,
+        statefulVersions: this.statefulVersions,
+        statelessVersions: this.statelessVersions,
+        supportedVersions: this.supportedRevisions,
+        capabilities: this.ownCapabilities,
+        clientInfo: info,
+        load: (version) => this.revisions.load(version),
+        bind: (module) => this.protocol.setRevision(module),
+        request: (method, params, requestOptions) => this.throughOutgoing(method, params, requestOptions, (given, givenOptions) => this.protocol.request(method, given, givenOptions)),
+        notify: (method) => this.protocol.notification(method, undefined, {}),
+        settle: (state, instructions) => {
+          this.settle(state, this.eras[state.era]);
+          this.instructionsValue = instructions;
+        },
+        enterStateless: (version) => this.enterStateless(version),
+        adoptDiscover: (version, result) => this.adoptDiscover(version, result),
+        errorCodes: (version) => this.moduleFor(version).errorCodes,
+      },
     };
     this.eras = { stateful: statefulClientEra(host), stateless: statelessClientEra(host) };
     this.strategy = this.eras.stateful;
@@ -166,26 +183,19 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     const preferStateless = this.statelessVersions.includes(this.preferred);
     try {
       const cached = key === undefined ? undefined : await this.eraCache?.get(key);
-      if (preferStateless && cached?.era === 'stateless' && this.statelessVersions.includes(cached.protocolVersion)) {
-        await this.revisions.load(cached.protocolVersion);
-        if (this.adoptDiscover(cached.protocolVersion, cached.discover)) return;
-      }
+      if (preferStateless && cached !== undefined && await this.eras[cached.era].resume(cached)) return;
       const tryStateless = preferStateless && (this.negotiation === 'pin' || cached?.era !== 'stateful');
-      if (tryStateless) {
-        const outcome = await this.discoverEra(options);
-        if (outcome.kind === 'stateless') {
-          await this.remember(key, { era: 'stateless', protocolVersion: outcome.version, discover: outcome.result });
-          return;
-        }
+      let opened = await (tryStateless ? this.eras.stateless : this.eras.stateful).open(options);
+      if (opened.kind === 'fallback') {
         if (this.negotiation === 'pin' || this.statefulVersions.length === 0) {
-          throw new SdkError('UNSUPPORTED_VERSION', `The server does not speak the stateless era (${this.statelessVersions.join(', ')}): ${outcome.reason}`, { cause: outcome.cause });
+          throw new SdkError('UNSUPPORTED_VERSION', `The server does not speak the stateless era (${this.statelessVersions.join(', ')}): ${opened.reason}`, { cause: opened.cause });
         }
         this.settle(undefined);
+        opened = await this.eras.stateful.open(options);
       }
-      await this.handshake(options);
       // Only a failed probe says something about the server; a client that asked for a
       // stateful version by itself learned nothing about what the server would do otherwise.
-      if (tryStateless) await this.remember(key, { era: 'stateful' });
+      if (tryStateless && opened.kind === 'open') await this.remember(key, opened.choice);
     } catch (error) {
       this.settle(undefined);
       if (key !== undefined) await this.eraCache?.delete(key);
@@ -285,42 +295,6 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     }
     if (!this.userNotificationHandlers.has(LISTEN_ACKNOWLEDGED)) this.registerNotificationHandler(LISTEN_ACKNOWLEDGED, this.evictingHandler(LISTEN_ACKNOWLEDGED));
     return this.listens.open(filter, options);
-  }
-
-  /** Runs the `initialize` handshake (the stateful era). */
-  private async handshake(options: RequestOptions): Promise<void> {
-    const version = chooseRevision(this.preferred, this.statefulVersions)!;
-    this.protocol.setRevision(await this.revisions.load(version));
-    const params = { protocolVersion: version, capabilities: this.ownCapabilities, clientInfo: this.info };
-    const result = (await this.throughOutgoing(Method.Initialize, params, options, (given, givenOptions) => this.protocol.request(Method.Initialize, given, givenOptions))) as Stateful.InitializeResult;
-    if (!this.statefulVersions.includes(result.protocolVersion)) {
-      throw new SdkError(
-        'UNSUPPORTED_VERSION',
-        `Server chose protocol version ${result.protocolVersion}; this client supports ${this.statefulVersions.join(', ')}`,
-      );
-    }
-    // A server answering with an older revision: that one's module is loaded now.
-    this.protocol.setRevision(await this.revisions.load(result.protocolVersion));
-    this.settle(statefulState(result.protocolVersion, result.capabilities as CapabilityObject, result.serverInfo), this.eras.stateful);
-    this.instructionsValue = result.instructions;
-    await this.protocol.notification(Method.NotificationsInitialized, undefined, {});
-  }
-
-  /** Probes with `server/discover` (see {@link discoverEra}). */
-  private discoverEra(options: RequestOptions): Promise<DiscoverOutcome> {
-    return discoverEra({
-      preferred: this.preferred,
-      statelessVersions: this.statelessVersions,
-      statefulVersions: this.statefulVersions,
-      supportedVersions: this.supportedRevisions,
-      enter: async (version) => {
-        await this.revisions.load(version);
-        this.enterStateless(version);
-      },
-      discover: () => this.throughOutgoing(Method.ServerDiscover, enveloped({}, this.state!.requestMeta!), options, (given, givenOptions) => this.protocol.request(Method.ServerDiscover, given, givenOptions)) as Promise<Stateless.DiscoverResult>,
-      errorCodes: (version) => this.moduleFor(version).errorCodes,
-      adopt: (version, result) => this.adoptDiscover(version, result),
-    });
   }
 
   /** Binds the stateless revision `version` to the engine, which tells the transport with every message. */

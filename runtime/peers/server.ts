@@ -99,14 +99,14 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
     this.protocol.setRequestHandler(Method.Initialize, (params) => this.answerInitialize(params as unknown as Stateful.InitializeRequestParams));
     if (this.versions.stateless.length > 0) {
       const cache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'private' };
-      this.registerStatelessHandler(Method.ServerDiscover, () => ({
+      this.registerEraHandler(Method.ServerDiscover, () => ({
         supportedVersions: [...this.versions.stateless].reverse(),
         capabilities: this.ownCapabilities,
         ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
         ttlMs: cache.ttlMs,
         cacheScope: cache.cacheScope,
       }));
-      this.registerStatelessHandler(Method.SubscriptionsListen, (params, context) => this.subscriptions.listen(params, context));
+      this.registerEraHandler(Method.SubscriptionsListen, (params, context) => this.subscriptions.listen(params, context));
     }
     this.protocol.setNotificationHandler(Method.NotificationsInitialized, () => {
       this.initialized = true;
@@ -236,22 +236,22 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
    * server capability this server did not declare.
    */
   setRequestHandler<M extends keyof T['clientRequests'] & string>(method: M, handler: ServerRequestHandler<M, T>): void {
-    this.registerStatelessHandler(method, handler as unknown as RequestHandler);
+    this.registerEraHandler(method, handler as unknown as RequestHandler);
   }
 
   /**
-   * Registers a handler that serves both eras: stateless requests go through the MRTR runner.
-   * The incoming middlewares run around the handler itself, inside the runner, so that they see
-   * the era's context and what they answer is shaped like any result of the era.
+   * Registers a handler that serves both eras: the strategy of the negotiated state runs it
+   * (directly, through the MRTR runner, or not before `initialize`). The incoming middlewares
+   * run around the handler itself, inside the runner, so that they see the era's context and
+   * what they answer is shaped like any result of the era.
    */
-  private registerStatelessHandler(method: string, handler: RequestHandler): void {
+  private registerEraHandler(method: string, handler: RequestHandler): void {
     const middleware = this.protocol.middleware;
     const chained: RequestHandler = (params, context) => middleware.incoming === undefined
       ? handler(params, context)
       : middleware.runIncoming(context, params, handler);
     this.registerRequestHandler(method, (params: Params | undefined, context: RequestContext) => this.strategy.run(method, chained, params, context), { runsMiddleware: true });
   }
-
 
   /**
    * Loads what the next inbound value needs before it is dispatched: the revision `admit` will

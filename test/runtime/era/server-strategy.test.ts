@@ -10,6 +10,7 @@ import { defaultRequestStateCodec } from '../../../runtime/era/request-state.js'
 import { serverEras, type ServerEraHost } from '../../../runtime/era/server-strategy.js';
 import { Subscriptions } from '../../../runtime/era/subscriptions.js';
 import type { Negotiated } from '../../../runtime/era/negotiated.js';
+import { createLinkedPair, Server } from '../../../runtime/index.js';
 
 function fakeHost(): { host: ServerEraHost; notified: Array<{ method: string; related: unknown }>; settled: Array<Negotiated | undefined>; published: string[] } {
   const notified: Array<{ method: string; related: unknown }> = [];
@@ -38,7 +39,12 @@ function fakeHost(): { host: ServerEraHost; notified: Array<{ method: string; re
 }
 
 const context = { method: Method.ToolsList } as unknown as RequestContext;
-const toolsList: JSONRPCRequest = { jsonrpc: '2.0', id: 1, method: Method.ToolsList, params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } };
+const statelessMeta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+};
+const toolsList: JSONRPCRequest = { jsonrpc: '2.0', id: 1, method: Method.ToolsList, params: { _meta: statelessMeta } };
 
 describe('serverEras', () => {
   it('refuses requests before anything is negotiated, naming the method', () => {
@@ -83,5 +89,57 @@ describe('serverEras', () => {
     await stateful.notify(Method.NotificationsToolsListChanged, undefined, undefined);
     expect(notified).toEqual([{ method: Method.NotificationsProgress, related: 7 }, { method: Method.NotificationsToolsListChanged, related: undefined }]);
     expect(published).toHaveLength(1);
+  });
+});
+
+describe('a Server switching strategies with its negotiated state', () => {
+  async function connected() {
+    const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler(Method.ToolsList, () => ({ tools: [] }));
+    const [a, b] = createLinkedPair();
+    await server.connect(b);
+    const received: Array<Record<string, unknown>> = [];
+    const replies = new Map<number, (message: Record<string, unknown>) => void>();
+    a.onmessage = (message) => {
+      const value = message as Record<string, unknown>;
+      received.push(value);
+      if (typeof value.id === 'number' && !('method' in value)) replies.get(value.id)?.(value);
+    };
+    await a.start();
+    let next = 1;
+    const request = async (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      const id = next++;
+      const reply = new Promise<Record<string, unknown>>((resolve) => replies.set(id, resolve));
+      await a.send({ jsonrpc: '2.0', id, method, params });
+      return reply;
+    };
+    return { server, request, received };
+  }
+
+  it('serves the stateless era after a request naming its version, and refuses to restore a session into it', async () => {
+    const { server, request, received } = await connected();
+    expect(server.isInitialized).toBe(false);
+    const reply = await request(Method.ToolsList, toolsList.params as Record<string, unknown>);
+    expect(reply.result).toMatchObject({ tools: [], resultType: 'complete' });
+    expect(server.era).toBe('stateless');
+    expect(server.isInitialized).toBe(true);
+    expect(() => server.restoreSession({ protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: { name: 'c', version: '1' }, initialized: true }))
+      .toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }) as unknown as Error);
+    // A change notification of no request goes to listen streams (none here), not to the wire.
+    const before = received.length;
+    await server.notification(Method.NotificationsToolsListChanged, undefined as never);
+    expect(received).toHaveLength(before);
+  });
+
+  it('falls back to the handshake after a stateless probe, and then sends change notifications on the wire', async () => {
+    const { server, request, received } = await connected();
+    await request(Method.ToolsList, toolsList.params as Record<string, unknown>);
+    const init = await request(Method.Initialize, { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } });
+    expect(init.result).toMatchObject({ protocolVersion: '2025-11-25' });
+    expect(server.era).toBe('stateful');
+    expect(server.isInitialized).toBe(false);
+    await server.notification(Method.NotificationsToolsListChanged, undefined as never);
+    await new Promise<void>((resolve) => queueMicrotask(resolve));
+    expect(received.some((message) => message.method === Method.NotificationsToolsListChanged)).toBe(true);
   });
 });

@@ -1,13 +1,11 @@
 import type { RevisionFactsView } from '../core/revision-set.js';
 import type * as Stateful from '../../generated/protocol/stateful.js';
-import type * as Stateless from '../../generated/protocol/stateless.js';
 import type { CapabilityObject } from '../core/capabilities.js';
 import { Endpoint } from './endpoint.js';
 import { typedSenders } from './typed-senders.js';
 import { answerInputRequest } from './input-answer.js';
 import { ToolCatalog } from './client-tools.js';
 import { LISTEN_ACKNOWLEDGED, ListenStreams } from './client-listen.js';
-import { discoverEra, type DiscoverOutcome } from './client-discovery.js';
 import type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
 
 export type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
@@ -19,13 +17,13 @@ import { unavailableMethodError, type BothEras, type ClientParams, type ClientSe
 import type { NotificationContext, NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
 import { defaultEraCache, serverIdentity, type EraCache, type EraChoice } from '../era/client-era.js';
-import { continueInputRounds, DEFAULT_MAX_INPUT_ROUNDS, isInputRequired } from '../era/client-mrtr.js';
-import { chooseRevision, enveloped, newest, statefulState, statelessClientState, withPeer, type ClientEnvelope, type Era } from '../era/negotiated.js';
+import { DEFAULT_MAX_INPUT_ROUNDS } from '../era/client-mrtr.js';
+import { statefulClientEra, statelessClientEra, type ClientEraHost, type ClientEraStrategy } from '../era/client-strategy.js';
+import { newest, statelessClientState, withPeer, type ClientEnvelope, type Era, type Negotiated } from '../era/negotiated.js';
 import { ResponseCache } from '../era/client-response-cache.js';
 import { clientView } from '../era/client-revision.js';
 import { identityIn, SERVER_INFO_META } from '../era/meta.js';
 import type { Transport } from '../core/transport.js';
-import { acceptsInput } from '../era/input-broker.js';
 import { Method } from '../../generated/methods.js';
 
 type Defaults = BothEras;
@@ -78,6 +76,9 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private instructionsValue: string | undefined;
   /** What a stateless request says about this client, the same on every request. */
   private readonly envelope: ClientEnvelope;
+  /** How this client speaks each era; {@link strategy} is the negotiated one's. */
+  private readonly eras: { readonly stateful: ClientEraStrategy; readonly stateless: ClientEraStrategy };
+  private strategy: ClientEraStrategy;
 
   constructor(info: Stateful.Implementation, options: ClientOptions<T> = {}) {
     super('client', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless'], options.revisionLoader), options);
@@ -104,6 +105,44 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
     const notify = (method: string, params: unknown) => this.sendNotification(method, params);
     Object.assign(this, typedSenders('client', send, notify));
+    const client = this;
+    const host: ClientEraHost = {
+      get state() { return client.state; },
+      get revision() { return client.protocol.revision; },
+      cache: this.cache,
+      maxInputRounds: this.maxInputRounds,
+      defaultTimeoutMs: this.defaultTimeout,
+      transmit: (method, params, sendOptions) => super.transmitRequest(method, params, sendOptions),
+      observe: (method, params, result, mirrored) => this.tools.observe(method, params, result, mirrored, this.reportError),
+      get mirrorsToolParameters() { return client.protocol.transport?.mirrorsToolParameters === true; },
+      noteIdentity: (result) => {
+        const state = this.state!;
+        const identity = this.implementationOf(result, state.revision);
+        if (identity !== undefined && identity !== state.peerInfo) this.state = withPeer(state, state.peerCapabilities, identity);
+      },
+      fulfil: (key, method, params, signal) => this.fulfil(key, method, params, signal),
+      opening: {
+        preferred: this.preferred,
+        statefulVersions: this.statefulVersions,
+        statelessVersions: this.statelessVersions,
+        supportedVersions: this.supportedRevisions,
+        capabilities: this.ownCapabilities,
+        clientInfo: info,
+        load: (version) => this.revisions.load(version),
+        bind: (module) => this.protocol.setRevision(module),
+        request: (method, params, requestOptions) => this.throughOutgoing(method, params, requestOptions, (given, givenOptions) => this.protocol.request(method, given, givenOptions)),
+        notify: (method) => this.protocol.notification(method, undefined, {}),
+        settle: (state, instructions) => {
+          this.settle(state, this.eras[state.era]);
+          this.instructionsValue = instructions;
+        },
+        enterStateless: (version) => this.enterStateless(version),
+        adoptDiscover: (version, result) => this.adoptDiscover(version, result),
+        errorCodes: (version) => this.moduleFor(version).errorCodes,
+      },
+    };
+    this.eras = { stateful: statefulClientEra(host), stateless: statelessClientEra(host) };
+    this.strategy = this.eras.stateful;
   }
 
   /** The capabilities the server declared (in `initialize` or `server/discover`). */
@@ -144,28 +183,21 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     const preferStateless = this.statelessVersions.includes(this.preferred);
     try {
       const cached = key === undefined ? undefined : await this.eraCache?.get(key);
-      if (preferStateless && cached?.era === 'stateless' && this.statelessVersions.includes(cached.protocolVersion)) {
-        await this.revisions.load(cached.protocolVersion);
-        if (this.adoptDiscover(cached.protocolVersion, cached.discover)) return;
-      }
+      if (preferStateless && cached !== undefined && await this.eras[cached.era].resume(cached)) return;
       const tryStateless = preferStateless && (this.negotiation === 'pin' || cached?.era !== 'stateful');
-      if (tryStateless) {
-        const outcome = await this.discoverEra(options);
-        if (outcome.kind === 'stateless') {
-          await this.remember(key, { era: 'stateless', protocolVersion: outcome.version, discover: outcome.result });
-          return;
-        }
+      let opened = await (tryStateless ? this.eras.stateless : this.eras.stateful).open(options);
+      if (opened.kind === 'fallback') {
         if (this.negotiation === 'pin' || this.statefulVersions.length === 0) {
-          throw new SdkError('UNSUPPORTED_VERSION', `The server does not speak the stateless era (${this.statelessVersions.join(', ')}): ${outcome.reason}`, { cause: outcome.cause });
+          throw new SdkError('UNSUPPORTED_VERSION', `The server does not speak the stateless era (${this.statelessVersions.join(', ')}): ${opened.reason}`, { cause: opened.cause });
         }
-        this.state = undefined;
+        this.settle(undefined);
+        opened = await this.eras.stateful.open(options);
       }
-      await this.handshake(options);
       // Only a failed probe says something about the server; a client that asked for a
       // stateful version by itself learned nothing about what the server would do otherwise.
-      if (tryStateless) await this.remember(key, { era: 'stateful' });
+      if (tryStateless && opened.kind === 'open') await this.remember(key, opened.choice);
     } catch (error) {
-      this.state = undefined;
+      this.settle(undefined);
       if (key !== undefined) await this.eraCache?.delete(key);
       await this.protocol.close();
       throw error;
@@ -220,33 +252,13 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   }
 
   /**
-   * In the stateless era: adds the `_meta` every request carries, answers cached results,
-   * follows multi round-trip requests to their final result and keeps what results teach
-   * (tool schemas, the server's identity). In the stateful era: sends as it is.
+   * Refuses a method the negotiated revision lacks, then sends through the era's strategy (see
+   * {@link ClientEraStrategy}): as it is, or in the stateless envelope with its cache and rounds.
    */
   protected override async transmitRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
     const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.supportedFacts());
     if (unavailable !== undefined) throw unavailable;
-    const requestMeta = this.state?.requestMeta;
-    if (requestMeta === undefined) return this.tools.observe(method, params, await super.transmitRequest(method, params, options), false, this.reportError);
-    const revision = this.protocol.revision!;
-    const cacheable = revision.methods[method]?.cacheable === true;
-    if (cacheable) {
-      const cached = this.cache?.lookup(method, params);
-      if (cached !== undefined) return cached;
-    }
-    const given = (params ?? {}) as Params;
-    // The first round is an ordinary request; the rounds of a server that asks for input
-    // (their shared budget, retries, answers) are set up only once one does.
-    const started = Date.now();
-    let result = await super.transmitRequest(method, enveloped(given, requestMeta), options);
-    if (isInputRequired(result) && acceptsInput(revision, method)) {
-      result = await continueInputRounds(method, given, result, options ?? {}, {
-        send: (sent, roundOptions) => super.transmitRequest(method, enveloped(sent, this.state?.requestMeta ?? requestMeta), roundOptions),
-        fulfil: (key, inputMethod, inputParams, signal) => this.fulfil(key, inputMethod, inputParams, signal),
-      }, { maxRounds: this.maxInputRounds, timeoutMs: options?.timeout ?? this.defaultTimeout, startedAt: started });
-    }
-    return this.learn(method, params, result, cacheable);
+    return this.strategy.send(method, params, options);
   }
 
   private readonly reportError = (error: Error): void => this.protocol.onerror?.(error);
@@ -277,48 +289,12 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
    * ```
    */
   async listen(filter: ListenFilter<T>, options: Pick<RequestOptions, 'signal'> = {}): Promise<ListenSubscription> {
-    if (this.state?.era !== 'stateless') {
+    if (!this.strategy.listens) {
       throw unavailableMethodError(Method.SubscriptionsListen, this.protocol.revision, this.supportedFacts())
         ?? new SdkError('UNKNOWN_METHOD', `subscriptions/listen belongs to the stateless era; this connection speaks ${this.protocolVersion ?? '(not connected)'}`);
     }
     if (!this.userNotificationHandlers.has(LISTEN_ACKNOWLEDGED)) this.registerNotificationHandler(LISTEN_ACKNOWLEDGED, this.evictingHandler(LISTEN_ACKNOWLEDGED));
     return this.listens.open(filter, options);
-  }
-
-  /** Runs the `initialize` handshake (the stateful era). */
-  private async handshake(options: RequestOptions): Promise<void> {
-    const version = chooseRevision(this.preferred, this.statefulVersions)!;
-    this.protocol.setRevision(await this.revisions.load(version));
-    const params = { protocolVersion: version, capabilities: this.ownCapabilities, clientInfo: this.info };
-    const result = (await this.throughOutgoing(Method.Initialize, params, options, (given, givenOptions) => this.protocol.request(Method.Initialize, given, givenOptions))) as Stateful.InitializeResult;
-    if (!this.statefulVersions.includes(result.protocolVersion)) {
-      throw new SdkError(
-        'UNSUPPORTED_VERSION',
-        `Server chose protocol version ${result.protocolVersion}; this client supports ${this.statefulVersions.join(', ')}`,
-      );
-    }
-    // A server answering with an older revision: that one's module is loaded now.
-    this.protocol.setRevision(await this.revisions.load(result.protocolVersion));
-    this.state = statefulState(result.protocolVersion, result.capabilities as CapabilityObject, result.serverInfo);
-    this.instructionsValue = result.instructions;
-    await this.protocol.notification(Method.NotificationsInitialized, undefined, {});
-  }
-
-  /** Probes with `server/discover` (see {@link discoverEra}). */
-  private discoverEra(options: RequestOptions): Promise<DiscoverOutcome> {
-    return discoverEra({
-      preferred: this.preferred,
-      statelessVersions: this.statelessVersions,
-      statefulVersions: this.statefulVersions,
-      supportedVersions: this.supportedRevisions,
-      enter: async (version) => {
-        await this.revisions.load(version);
-        this.enterStateless(version);
-      },
-      discover: () => this.throughOutgoing(Method.ServerDiscover, enveloped({}, this.state!.requestMeta!), options, (given, givenOptions) => this.protocol.request(Method.ServerDiscover, given, givenOptions)) as Promise<Stateless.DiscoverResult>,
-      errorCodes: (version) => this.moduleFor(version).errorCodes,
-      adopt: (version, result) => this.adoptDiscover(version, result),
-    });
   }
 
   /** Binds the stateless revision `version` to the engine, which tells the transport with every message. */
@@ -333,7 +309,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
         }
       }
     }
-    this.state = statelessClientState(version, this.envelope);
+    this.settle(statelessClientState(version, this.envelope), this.eras.stateless);
     this.protocol.toolInputSchema = (name) => this.tools.inputSchema(name);
   }
 
@@ -346,6 +322,12 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     const identity = this.implementationOf(discover, version) ?? this.implementationOf({ _meta: { [SERVER_INFO_META]: discover.serverInfo } }, version) ?? known;
     this.state = withPeer(this.state!, discover.capabilities, identity);
     return true;
+  }
+
+  /** Settles the negotiated state and the strategy of its era (the stateful one's plain sends until negotiated). */
+  private settle(state: Negotiated | undefined, strategy: ClientEraStrategy = this.eras.stateful): void {
+    this.state = state;
+    this.strategy = strategy;
   }
 
   private async remember(key: string | undefined, choice: EraChoice): Promise<void> {
@@ -370,18 +352,6 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       checkResult: this.checkOutgoing,
       middleware: this.protocol.middleware,
     });
-  }
-
-  /** Keeps what a stateless result teaches, caches it if it may be, and returns what the caller gets. */
-  private learn(method: string, params: unknown, result: unknown, cacheable: boolean): unknown {
-    if (!isJsonObject(result)) return result;
-    const state = this.state!;
-    const identity = this.implementationOf(result, state.revision);
-    if (identity !== undefined && identity !== state.peerInfo) this.state = withPeer(state, state.peerCapabilities, identity);
-    const returned = this.tools.observe(method, params, result, this.protocol.transport?.mirrorsToolParameters === true, this.reportError);
-    // Only results the schema gives cache hints carry them; an extension's `ttlMs` (a task's lifetime) is no hint.
-    if (cacheable) this.cache?.store(method, params, returned);
-    return returned;
   }
 
   /** The server identity in a result's `_meta`, if valid (see {@link identityIn}). */

@@ -5,8 +5,9 @@ import { Endpoint } from './endpoint.js';
 import type { ServerNotificationHandler, ServerOptions, ServerRequestHandler } from './server-options.js';
 import { negotiateExtensions } from './extension.js';
 import { typedSenders } from './typed-senders.js';
-import { admitRequest, initializeVersion, revisionForRequest, type AdmissionHost, type ServerVersions } from './server-admission.js';
-import { statefulState, type Era } from '../era/negotiated.js';
+import { initializeVersion, type ServerVersions } from '../era/server-admission.js';
+import { serverEras, type ServerEras, type ServerEraStrategy } from '../era/server-strategy.js';
+import { statefulState, type Era, type Negotiated } from '../era/negotiated.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import type { HeaderParameter } from '../era/mcp-headers.js';
 import { isJsonObject, type JSONRPCRequest } from '../core/jsonrpc.js';
@@ -16,7 +17,6 @@ import { LOG_NOTIFICATION } from '../core/special-methods.js';
 import type { Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
 import { defaultRequestStateCodec, RequestStateCodec } from '../era/request-state.js';
-import { runStateless, type StatelessHost } from '../era/stateless-request.js';
 import { Subscriptions } from '../era/subscriptions.js';
 import type { Transport } from '../core/transport.js';
 import { Method } from '../../generated/methods.js';
@@ -64,46 +64,49 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
   private initialized = false;
   /** Supported revisions of each era, oldest first (facts only: nothing is loaded to know them). */
   private readonly versions: ServerVersions;
-  /** How admission reads and settles this Server's negotiated state. */
-  private readonly admission: AdmissionHost;
+  /** How this Server serves each era; {@link strategy} is its negotiated state's. */
+  private readonly eras: ServerEras;
+  private strategy: ServerEraStrategy;
   /** A restored session whose revision module is still loading; messages wait for it. */
   private restoring: Promise<unknown> | undefined;
   private readonly codec: RequestStateCodec;
   private readonly subscriptions: Subscriptions;
-  private readonly statelessHost: StatelessHost;
 
   constructor(info: Stateful.Implementation, options: ServerOptions<T> = {}) {
     super('server', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless'], options.revisionLoader), options);
     this.info = info;
     this.instructions = options.instructions;
     this.versions = { stateful: this.revisions.ofEra('stateful'), stateless: this.revisions.ofEra('stateless'), revisions: this.revisions, defaultRevision: this.defaultRevision };
-    const server = this;
-    this.admission = {
-      versions: this.versions,
-      get state() { return server.state; },
-      set state(state) { server.state = state; },
-      get bound() { return server.protocol.revision; },
-      bind: (module) => this.protocol.setRevision(module),
-    };
     this.codec = options.requestState instanceof RequestStateCodec
       ? options.requestState
       : options.requestState === undefined ? defaultRequestStateCodec() : new RequestStateCodec(options.requestState);
-    this.statelessHost = { serverInfo: info, codec: this.codec, middleware: this.protocol.middleware };
     this.subscriptions = new Subscriptions(this.ownCapabilities, (method, params, relatedRequestId) =>
       this.protocol.notification(method, params, { relatedRequestId }));
+    const server = this;
+    this.eras = serverEras({
+      versions: this.versions,
+      get state() { return server.state; },
+      settle: (state) => this.settle(state),
+      get bound() { return server.protocol.revision; },
+      bind: (module) => this.protocol.setRevision(module),
+      stateless: { serverInfo: info, codec: this.codec, middleware: this.protocol.middleware },
+      subscriptions: this.subscriptions,
+      notify: (method, params, notifyOptions) => super.sendNotification(method, params, notifyOptions),
+    });
+    this.strategy = this.eras.none;
     this.protocol.prepareIncoming = (value) => this.prepare(value);
-    this.protocol.admitRequest = (request) => admitRequest(request, this.admission);
+    this.protocol.admitRequest = (request) => this.strategy.admit(request);
     this.protocol.setRequestHandler(Method.Initialize, (params) => this.answerInitialize(params as unknown as Stateful.InitializeRequestParams));
     if (this.versions.stateless.length > 0) {
       const cache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'private' };
-      this.registerStatelessHandler(Method.ServerDiscover, () => ({
+      this.registerEraHandler(Method.ServerDiscover, () => ({
         supportedVersions: [...this.versions.stateless].reverse(),
         capabilities: this.ownCapabilities,
         ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
         ttlMs: cache.ttlMs,
         cacheScope: cache.cacheScope,
       }));
-      this.registerStatelessHandler(Method.SubscriptionsListen, (params, context) => this.subscriptions.listen(params, context));
+      this.registerEraHandler(Method.SubscriptionsListen, (params, context) => this.subscriptions.listen(params, context));
     }
     this.protocol.setNotificationHandler(Method.NotificationsInitialized, () => {
       this.initialized = true;
@@ -150,7 +153,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
 
   /** True once `notifications/initialized` arrived, or a stateless-era request was admitted. */
   get isInitialized(): boolean {
-    return this.initialized || this.state?.era === 'stateless';
+    return this.initialized || this.strategy.handshakeFree;
   }
 
   /** Starts serving on `transport`. */
@@ -176,8 +179,8 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
    */
   restoreSession(state: RestoredSessionState): Promise<void> {
     const era = this.revisions.facts(state.protocolVersion).era;
-    if (era !== 'stateful' || this.state?.era === 'stateless') {
-      throw new SdkError('INVALID_ARGUMENT', `Only a stateful session can be restored (revision ${state.protocolVersion}, era ${this.state?.era ?? era})`);
+    if (era !== 'stateful' || !this.strategy.restorable) {
+      throw new SdkError('INVALID_ARGUMENT', `Only a stateful session can be restored (revision ${state.protocolVersion}, era ${this.era ?? era})`);
     }
     const firstTime = this.state === undefined;
     const bind = (module: RevisionModule): void => {
@@ -197,7 +200,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
       this.restoring = restoring;
       bound = restoring;
     }
-    this.state = statefulState(state.protocolVersion, state.clientCapabilities as CapabilityObject, state.clientInfo);
+    this.settle(statefulState(state.protocolVersion, state.clientCapabilities as CapabilityObject, state.clientInfo));
     this.initialized = this.initialized || state.initialized;
     this.loggingLevel = state.loggingLevel;
     return bound;
@@ -214,15 +217,17 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
   }
 
   /**
-   * In the stateless era a notification that belongs to no request is a change notification:
-   * it goes to the `subscriptions/listen` streams that opted in to it, or nowhere.
+   * Sends through the era's strategy: in the stateless era a notification that belongs to no
+   * request goes to the `subscriptions/listen` streams that opted in to it, or nowhere.
    */
-  protected override async sendNotification(method: string, params: unknown, options?: { relatedRequestId?: string | number | undefined }): Promise<void> {
-    if (this.state?.era === 'stateless' && options?.relatedRequestId === undefined) {
-      await this.subscriptions.publish(method, params as Params | undefined);
-      return;
-    }
-    await super.sendNotification(method, params, options);
+  protected override sendNotification(method: string, params: unknown, options?: { relatedRequestId?: string | number | undefined }): Promise<void> {
+    return this.strategy.notify(method, params, options);
+  }
+
+  /** Settles the negotiated state and the strategy of its era (the strategy object changes only with the era). */
+  private settle(state: Negotiated | undefined): void {
+    this.state = state;
+    this.strategy = this.eras[state?.era ?? 'none'];
   }
 
   /**
@@ -231,29 +236,22 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
    * server capability this server did not declare.
    */
   setRequestHandler<M extends keyof T['clientRequests'] & string>(method: M, handler: ServerRequestHandler<M, T>): void {
-    this.registerStatelessHandler(method, handler as unknown as RequestHandler);
+    this.registerEraHandler(method, handler as unknown as RequestHandler);
   }
 
   /**
-   * Registers a handler that serves both eras: stateless requests go through the MRTR runner.
-   * The incoming middlewares run around the handler itself, inside the runner, so that they see
-   * the era's context and what they answer is shaped like any result of the era.
+   * Registers a handler that serves both eras: the strategy of the negotiated state runs it
+   * (directly, through the MRTR runner, or not before `initialize`). The incoming middlewares
+   * run around the handler itself, inside the runner, so that they see the era's context and
+   * what they answer is shaped like any result of the era.
    */
-  private registerStatelessHandler(method: string, handler: RequestHandler): void {
+  private registerEraHandler(method: string, handler: RequestHandler): void {
     const middleware = this.protocol.middleware;
     const chained: RequestHandler = (params, context) => middleware.incoming === undefined
       ? handler(params, context)
       : middleware.runIncoming(context, params, handler);
-    this.registerRequestHandler(method, (params: Params | undefined, context: RequestContext) => {
-      const era = this.state?.era;
-      if (era === 'stateless') return runStateless(this.statelessHost, this.protocol.revision!, chained, params, context);
-      if (era === undefined) {
-        throw new ProtocolError(this.protocol.revision!.errorCodes.INVALID_REQUEST!, `Received ${method} before initialize`);
-      }
-      return chained(params, context);
-    }, { runsMiddleware: true });
+    this.registerRequestHandler(method, (params: Params | undefined, context: RequestContext) => this.strategy.run(method, chained, params, context), { runsMiddleware: true });
   }
-
 
   /**
    * Loads what the next inbound value needs before it is dispatched: the revision `admit` will
@@ -263,7 +261,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
   private prepare(value: unknown): Promise<unknown> | undefined {
     if (this.restoring !== undefined) return this.restoring;
     const request = isJsonObject(value) && typeof value.method === 'string' && value.id !== undefined ? (value as unknown as JSONRPCRequest) : undefined;
-    const needed = request === undefined ? undefined : revisionForRequest(request, this.state?.era, this.versions);
+    const needed = request === undefined ? undefined : this.strategy.revisionFor(request);
     // `admit` binds the needed module; the default one is loaded only for what needs no other.
     return needed !== undefined ? this.revisions.ensure(needed) : this.bindDefault();
   }
@@ -297,7 +295,7 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
     }
     const version = initializeVersion(params, this.versions.stateful);
     this.protocol.setRevision(this.moduleFor(version));
-    this.state = statefulState(version, params.capabilities as CapabilityObject, params.clientInfo);
+    this.settle(statefulState(version, params.capabilities as CapabilityObject, params.clientInfo));
     return {
       protocolVersion: version,
       capabilities: negotiateExtensions(this.ownCapabilities, this, this.protocol.revision!) as Stateful.ServerCapabilities,

@@ -1,7 +1,8 @@
 /**
- * Which era and revision a Server serves an incoming request in: the revision to load before the
- * request is looked up (decided from facts alone), and the admission that binds it and settles
- * the connection's negotiated state, or refuses the request.
+ * How a Server admits a request while its connection is not in the stateful era (nothing
+ * negotiated yet, or the stateless era): the revision to load before the request is looked up
+ * (decided from facts alone), and the admission that binds it and settles the connection's
+ * negotiated state, or refuses the request. A stateful session admits every request as it is.
  */
 import type { CapabilityObject } from '../core/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
@@ -9,8 +10,8 @@ import { ProtocolError } from '../core/errors.js';
 import { isJsonObject, type JSONRPCRequest } from '../core/jsonrpc.js';
 import type { RevisionSet } from '../core/revision-set.js';
 import { INITIALIZE_REQUEST } from '../core/special-methods.js';
-import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, declaredVersion, PROTOCOL_VERSION_META } from '../era/meta.js';
-import { chooseRevision, statelessState, withPeer, type Era, type Negotiated, type PeerIdentity } from '../era/negotiated.js';
+import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, declaredVersion, PROTOCOL_VERSION_META } from './meta.js';
+import { chooseRevision, statelessState, withPeer, type Negotiated, type PeerIdentity } from './negotiated.js';
 
 /** The revisions a Server speaks, per era and oldest first (facts only: nothing is loaded to know them). */
 export interface ServerVersions {
@@ -24,8 +25,10 @@ export interface ServerVersions {
 /** What admission reads and settles on the Server. */
 export interface AdmissionHost {
   readonly versions: ServerVersions;
-  /** The negotiated state, replaced when a request settles (or reopens) the era. */
-  state: Negotiated | undefined;
+  /** The negotiated state: undefined, or the stateless era's. */
+  readonly state: Negotiated | undefined;
+  /** Replaces the negotiated state when a request settles (or reopens) the era. */
+  settle(state: Negotiated | undefined): void;
   /** The revision bound to the engine. */
   readonly bound: RevisionModule | undefined;
   /** Binds `module` to the engine. */
@@ -34,19 +37,19 @@ export interface AdmissionHost {
 
 /**
  * The version an `initialize` will settle on, the supported stateless version a request names
- * in `_meta`, or the newest stateless one for a method only that era has (a discovery probe);
- * undefined when the request needs no other revision than the bound one.
+ * in `_meta`, or, while nothing is negotiated (`unopened`), the newest stateless one for a
+ * method only that era has (a discovery probe); undefined when the request needs no other
+ * revision than the bound one.
  */
-export function revisionForRequest(request: JSONRPCRequest, era: Era | undefined, versions: ServerVersions): string | undefined {
+export function revisionForRequest(request: JSONRPCRequest, unopened: boolean, versions: ServerVersions): string | undefined {
   if (request.method === INITIALIZE_REQUEST) {
-    if (versions.stateful.length === 0) return undefined;
-    return era === 'stateful' ? undefined : initializeVersion(request.params, versions.stateful);
+    return versions.stateful.length === 0 ? undefined : initializeVersion(request.params, versions.stateful);
   }
-  if (era === 'stateful' || versions.stateless.length === 0) return undefined;
+  if (versions.stateless.length === 0) return undefined;
   const version = declaredVersion(request.params);
   if (version === undefined) {
     const onlyStateless = versions.revisions.defines(request.method, 'stateless') && !versions.revisions.defines(request.method, 'stateful');
-    return era === undefined && onlyStateless ? versions.stateless[versions.stateless.length - 1] : undefined;
+    return unopened && onlyStateless ? versions.stateless[versions.stateless.length - 1] : undefined;
   }
   return versions.stateless.includes(version) ? version : undefined;
 }
@@ -57,15 +60,16 @@ export function initializeVersion(params: unknown, stateful: readonly string[]):
 }
 
 /**
- * Picks the era of a request before it is looked up. `initialize` selects the stateful era; a
- * request naming its protocol version in `_meta` selects the stateless one (binds that revision
- * and takes the client's capabilities and identity from `_meta`); once a connection
- * initialized, `_meta` is just metadata. Returns the error to answer instead, if any.
+ * Picks the era of a request before it is looked up, on a connection not in the stateful era
+ * (once a connection initialized, `_meta` is just metadata): `initialize` selects the stateful
+ * era; a request naming its protocol version in `_meta` selects the stateless one (binds that
+ * revision and takes the client's capabilities and identity from `_meta`). Returns the error to
+ * answer instead, if any.
  */
 export function admitRequest(request: JSONRPCRequest, host: AdmissionHost): ProtocolError | undefined {
   const { versions } = host;
   const state = host.state;
-  const needed = revisionForRequest(request, state?.era, versions);
+  const needed = revisionForRequest(request, state === undefined, versions);
   const module = needed === undefined ? undefined : versions.revisions.module(needed);
   if (needed !== undefined && module === undefined) {
     // prepareIncoming loaded it unless the load failed (reported through onerror).
@@ -77,13 +81,11 @@ export function admitRequest(request: JSONRPCRequest, host: AdmissionHost): Prot
       return unsupportedVersion(versions, typeof requested === 'string' ? requested : undefined);
     }
     // A client that probed the stateless era first (and fell back) gets the handshake.
-    if (state?.era !== 'stateful') {
-      host.state = undefined;
-      if (host.bound !== module) host.bind(module!);
-    }
+    host.settle(undefined);
+    if (host.bound !== module) host.bind(module!);
     return undefined;
   }
-  if (state?.era === 'stateful' || versions.stateless.length === 0) return undefined;
+  if (versions.stateless.length === 0) return undefined;
   const meta = isJsonObject(request.params) && isJsonObject(request.params._meta) ? request.params._meta : undefined;
   const version = meta?.[PROTOCOL_VERSION_META];
   if (typeof version !== 'string') {
@@ -100,7 +102,8 @@ export function admitRequest(request: JSONRPCRequest, host: AdmissionHost): Prot
   // Each request declares its own; what it leaves out stays as the last one declared.
   const peerCapabilities = isJsonObject(capabilities) ? capabilities as CapabilityObject : state?.peerCapabilities;
   const peerInfo = isJsonObject(clientInfo) ? clientInfo as unknown as PeerIdentity : state?.peerInfo;
-  host.state = state?.revision === module.revision ? withPeer(state, peerCapabilities, peerInfo) : statelessState(module.revision, peerCapabilities, peerInfo);
+  const settled = state?.revision === module.revision ? withPeer(state, peerCapabilities, peerInfo) : statelessState(module.revision, peerCapabilities, peerInfo);
+  if (settled !== state) host.settle(settled);
   return undefined;
 }
 

@@ -6,7 +6,7 @@ import type { Stateless } from '../../generated/latest.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
 import { findTransportError } from '../core/errors.js';
-import { chooseRevision, newestShared } from '../era/negotiated.js';
+import { chooseRevision, newestShared } from './negotiated.js';
 
 /** What the probe needs of the Client. */
 export interface DiscoveryProbe {

@@ -1,6 +1,6 @@
 import type { MethodSpec, RevisionTable } from './method-table.js';
 import type { RevisionModel } from './model.js';
-import { compileValidators, supportImport, type ValidatorTarget, validatorExport } from './emit-validators.js';
+import { compileValidators, type SharedValidators, sharedImport, supportImport, type ValidatorTarget, validatorExport } from './emit-validators.js';
 
 /** Names of values the revision index exports beside one type per definition. */
 export const VALUE_EXPORTS = ['revision', 'era', 'status', 'schemaSha256', 'methods', 'Method', 'ErrorCode', 'revisionModule', 'clientStubs', 'serverStubs', 'clientNotifiers', 'serverNotifiers'] as const;
@@ -27,11 +27,25 @@ function paramsValidatorTarget(spec: MethodSpec): string | null {
   return null;
 }
 
-/** `validators.ts`: one typed validator per definition, compiled into this file. */
-export function emitValidatorsFile(model: RevisionModel, table: RevisionTable, targets: readonly ValidatorTarget[]): string {
-  const compiled = compileValidators({ revision: model.pin.revision, definitions: model.definitions, targets });
-  const lines = [supportImport(compiled, '../shared/validator-support.js'), `import type * as T from './types.js';`, ''];
+/**
+ * `validators.ts`: one typed validator per definition, compiled into this file, except the
+ * definitions in `shared` (the ones extensions share), whose checks this file imports and whose
+ * validators it re-exports.
+ */
+export function emitValidatorsFile(model: RevisionModel, table: RevisionTable, targets: readonly ValidatorTarget[], shared: SharedValidators | null = null): string {
+  const imported = shared?.checks ?? new Map<string, string>();
+  const own = targets.filter((target) => !(imported.has(target.name) && model.definitions[target.name] === target.schema));
+  const compiled = compileValidators({ revision: model.pin.revision, definitions: model.definitions, targets: own, imported, importedInline: shared?.inline });
+  const reexported = Object.keys(model.definitions).filter((name) => imported.has(name));
+  const lines = [
+    supportImport(compiled, '../shared/validator-support.js'),
+    ...(shared !== null && compiled.importedUsed.length > 0 ? [sharedImport(shared, compiled.importedUsed, 1)] : []),
+    `import type * as T from './types.js';`,
+    '',
+    ...(shared !== null && reexported.length > 0 ? [`/** Validators of the definitions this revision shares with its extensions. */`, sharedImport(shared, reexported.map(validatorName), 1, 'export'), ''] : []),
+  ];
   for (const name of Object.keys(model.definitions)) {
+    if (imported.has(name)) continue;
     lines.push(`/** Checks a value against the \`${name}\` definition. */`);
     lines.push(validatorExport(validatorName(name), compiled.checkOf.get(name)!, `T.${name}`));
   }

@@ -25,6 +25,15 @@ export interface ValidatorModuleInput {
    * Validator that module exports; they are called through `subValidator`.
    */
   readonly external?: ReadonlyMap<string, string>;
+  /**
+   * Definitions a shared validator module compiles, each by the name of the check function it
+   * exports; they are called directly, as a definition of this module is.
+   */
+  readonly imported?: ReadonlyMap<string, string>;
+  /** Inline sub-schemas (by canonical text) a shared validator module checks, each by the function it exports. */
+  readonly importedInline?: ReadonlyMap<string, string>;
+  /** Whether every function is exported, for modules that import them. */
+  readonly exportChecks?: boolean;
 }
 
 /** The compiled functions of one module, ready to be written after its imports and exports. */
@@ -37,9 +46,14 @@ export interface CompiledValidators {
   readonly helpers: readonly string[];
   /** External validators the functions call, sorted. */
   readonly externalUsed: readonly string[];
+  /** Imported check functions the functions call, sorted. */
+  readonly importedUsed: readonly string[];
+  /** Inline sub-schemas given a function of their own: canonical text → function. */
+  readonly inline: ReadonlyMap<string, string>;
 }
 
-function functionName(target: string): string {
+/** The name of the function that checks `target` (a definition, or a synthetic target name). */
+export function functionName(target: string): string {
   return `check${target.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
 
@@ -48,6 +62,7 @@ export function compileValidators(input: ValidatorModuleInput): CompiledValidato
   const functions = new Map<string, string>();
   const helpers = new Set<string>();
   const externalUsed = new Set<string>();
+  const importedUsed = new Set<string>();
   const byDefinition = new Map<string, string>();
   const queue: Array<{ name: string; owner: string; schema: unknown }> = [];
   // Inline sub-schemas that need a function (anyOf branches) share one when they are equal.
@@ -88,10 +103,20 @@ export function compileValidators(input: ValidatorModuleInput): CompiledValidato
           helpers.add('subValidator');
           return `subValidator(${external}, ${data})`;
         }
+        const imported = input.imported?.get(definition);
+        if (imported !== undefined) {
+          importedUsed.add(imported);
+          return `${imported}(${data})`;
+        }
         return `${definitionFunction(definition, owner)}(${data})`;
       },
       schemaCall: (sub, data) => {
         const key = canonicalJson(stripAnnotations(sub));
+        const imported = input.importedInline?.get(key);
+        if (imported !== undefined) {
+          importedUsed.add(imported);
+          return `${imported}(${data})`;
+        }
         let fn = inline.get(key);
         if (fn === undefined) {
           const n = (inlineCount.get(owner) ?? 0) + 1;
@@ -115,7 +140,8 @@ export function compileValidators(input: ValidatorModuleInput): CompiledValidato
       throw codegenError(scope.site, (error as Error).message);
     }
     if (body.usesMark) helpers.add('mark');
-    const lines = [`function ${name}(d: any): boolean {`, ...(body.usesMark ? ['  const s = mark();'] : []), ...body.lines, '  return true;', '}'];
+    const exported = input.exportChecks === true ? 'export ' : '';
+    const lines = [`${exported}function ${name}(d: any): boolean {`, ...(body.usesMark ? ['  const s = mark();'] : []), ...body.lines, '  return true;', '}'];
     functions.set(name, lines.join('\n'));
   }
 
@@ -123,7 +149,7 @@ export function compileValidators(input: ValidatorModuleInput): CompiledValidato
     .sort()
     .map((name) => functions.get(name)!)
     .join('\n');
-  return { code, checkOf, helpers: [...helpers].sort(), externalUsed: [...externalUsed].sort() };
+  return { code, checkOf, helpers: [...helpers].sort(), externalUsed: [...externalUsed].sort(), importedUsed: [...importedUsed].sort(), inline };
 }
 
 /** Positions where a sub-schema checks a value of its own (and so could be a call). */
@@ -151,6 +177,23 @@ function worthSharing(schema: unknown): boolean {
   if (!isSchemaObject(schema)) return false;
   const keys = Object.keys(stripAnnotations(schema) as Schema);
   return keys.length > 1 || keys.some((key) => ['properties', 'items', 'anyOf', 'allOf', 'additionalProperties'].includes(key));
+}
+
+/** The definitions of a revision that live in its shared validator module, by their check function. */
+export interface SharedValidators {
+  /** Path of the module, relative to generated/. */
+  readonly file: string;
+  /** Definition name → the check function the module exports. */
+  readonly checks: ReadonlyMap<string, string>;
+  /** Inline sub-schemas the module checks (canonical text → the function it exports), reused rather than compiled again. */
+  readonly inline: ReadonlyMap<string, string>;
+  /** The module's text, without its header. */
+  readonly text: string;
+}
+
+/** The import (or re-export) of `names` from the shared module, for a module `depth` folders below generated/. */
+export function sharedImport(shared: SharedValidators, names: readonly string[], depth: number, keyword: 'import' | 'export' = 'import'): string {
+  return `${keyword} { ${[...names].sort().join(', ')} } from ${q(`${'../'.repeat(depth)}${shared.file.replace(/\.ts$/, '.js')}`)};`;
 }
 
 /** One `export const` line: the typed Validator wrapping a compiled check. */

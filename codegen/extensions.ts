@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inlineParamsTarget, validatorName } from './emit-revision.js';
 import { emitTypes } from './emit-types.js';
-import { compileValidators, supportImport, type ValidatorTarget, validatorExport } from './emit-validators.js';
+import { compileValidators, type SharedValidators, sharedImport, supportImport, type ValidatorTarget, validatorExport } from './emit-validators.js';
 import { EXTENSION_OVERLAY, type ExtensionFacts } from './extension-overlay.js';
 import type { MethodSpec, RevisionTable } from './method-table.js';
 import { nameHeaderMember } from './name-header.js';
@@ -270,7 +270,7 @@ function q(text: string): string {
 }
 
 /** The files of generated/extensions/<name>/ (without headers), by file name. */
-export async function emitExtensionFiles(built: BuiltExtension, emitMethods: (model: RevisionModel, table: RevisionTable) => string): Promise<Record<string, string>> {
+export async function emitExtensionFiles(built: BuiltExtension, emitMethods: (model: RevisionModel, table: RevisionTable) => string, shared: SharedValidators | null): Promise<Record<string, string>> {
   const { pin, model, local, referenced, table } = built;
   const coreDir = `../../${pin.core}`;
   const localModel: RevisionModel = { ...model, definitions: Object.fromEntries(local.map((name) => [name, model.definitions[name]!])) };
@@ -284,15 +284,20 @@ export async function emitExtensionFiles(built: BuiltExtension, emitMethods: (mo
     await emitTypes(localModel),
   ].join('\n');
 
-  // Shared definitions are the core revision's: its exported validators run them as sub-checks.
-  const external = new Map(referenced.map((name) => [name, validatorName(name)]));
-  const compiled = compileValidators({ revision: model.pin.revision, definitions: model.definitions, targets: built.targets, external });
+  // Shared definitions are the core revision's, compiled once in its shared validator module
+  // (outside the revision's folder): their checks are called directly, their validators re-exported.
+  const imported = new Map(referenced.map((name) => {
+    const check = shared?.checks.get(name);
+    if (check === undefined) throw new CodegenError(`${extensionSourceKey(pin)}: ${name} is shared with ${pin.core}, but not in its shared validator module`);
+    return [name, check];
+  }));
+  const compiled = compileValidators({ revision: model.pin.revision, definitions: model.definitions, targets: built.targets, imported, importedInline: shared?.inline });
   const validatorLines = [
     supportImport(compiled, '../../shared/validator-support.js'),
-    ...(compiled.externalUsed.length > 0 ? [`import { ${compiled.externalUsed.join(', ')} } from '${coreDir}/validators.js';`] : []),
+    ...(shared !== null && compiled.importedUsed.length > 0 ? [sharedImport(shared, compiled.importedUsed, 2)] : []),
     `import type * as T from './types.js';`,
     '',
-    ...(referenced.length > 0 ? [`export { ${referenced.map(validatorName).join(', ')} } from '${coreDir}/validators.js';`, ''] : []),
+    ...(shared !== null && referenced.length > 0 ? [sharedImport(shared, referenced.map(validatorName), 2, 'export'), ''] : []),
   ];
   for (const name of local) {
     validatorLines.push(`/** Checks a value against the \`${name}\` definition. */`);

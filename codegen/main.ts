@@ -9,7 +9,8 @@ import { emitErrorsFile, emitIndexFile, emitMethodsFile, emitValidatorsFile, fea
 import { emitSendersFile } from './emit-senders.js';
 import { emitFactsFile } from './emit-revision-facts.js';
 import { emitTypes } from './emit-types.js';
-import type { ValidatorTarget } from './emit-validators.js';
+import { sharedValidators } from './emit-shared-validators.js';
+import type { SharedValidators, ValidatorTarget } from './emit-validators.js';
 import { buildExtension, emitExtensionFiles, extensionSourceKey, readExtensionPins, type BuiltExtension, type ExtensionPin } from './extensions.js';
 import { buildTable, type RevisionTable } from './method-table.js';
 import { buildModel, CodegenError, type RevisionModel } from './model.js';
@@ -142,6 +143,12 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
     extensions.push(built);
     targets.set(built.model.pin.revision, [...built.targets]);
   }
+  // What each core revision shares with its extensions is compiled once, in a module of its own.
+  const shared = new Map<string, SharedValidators>();
+  for (const model of models) {
+    const found = sharedValidators(model, extensions.filter((built) => built.pin.core === model.pin.revision).flatMap((built) => built.referenced));
+    if (found !== null) shared.set(model.pin.revision, found);
+  }
   // A revision being added has its patch list in options.patches; its file is written afterwards.
   const pending = new Map(
     [...(options.patches ?? new Map<string, readonly Patch[]>())].filter(([rev]) => !existsSync(join(root, 'spec', 'patches', `${rev}.json`))).map(([rev, list]) => [`${rev}.json`, patchFileText(list)]),
@@ -161,12 +168,14 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
   for (const model of models) {
     const rev = model.pin.revision;
     const table = tables.get(rev)!;
+    const ownShared = shared.get(rev);
+    if (ownShared !== undefined) put(ownShared.file, rev, model.schemaSha256, ownShared.text);
     let body: Record<string, string>;
     try {
       const { 'methods.ts': methods, 'errors.ts': errors, 'index.ts': index } = tableFiles.get(rev)!;
       body = {
         'types.ts': await emitTypes(model),
-        'validators.ts': emitValidatorsFile(model, table, targets.get(rev)!),
+        'validators.ts': emitValidatorsFile(model, table, targets.get(rev)!, shared.get(rev) ?? null),
         'methods.ts': methods,
         'errors.ts': errors,
         'index.ts': index,
@@ -202,7 +211,7 @@ export async function generate(options: GenerateOptions = {}): Promise<{ files: 
     const dir = `extensions/${pin.name}`;
     let body: Record<string, string>;
     try {
-      body = await emitExtensionFiles(built, emitMethodsFile);
+      body = await emitExtensionFiles(built, emitMethodsFile, shared.get(pin.core) ?? null);
     } catch (error) {
       throw asCodegenError(extensionSourceKey(pin), error);
     }

@@ -1,20 +1,28 @@
 // Bundles the compiled entries (dist/runtime, dist/generated) into dist/esm, the JavaScript the
 // package ships. Node spends most of an import resolving, reading and linking modules one by
-// one: the root entry is about a hundred small modules compiled, and one file plus a few shared
-// chunks bundled (about a third of the import time). All entries are bundled in one pass with
-// code splitting, so a module two entries share lives in one chunk and keeps one identity
-// (`instanceof SdkError` holds across `mcpgen` and `mcpgen/node`), and a revision the root
-// loads lazily is the very chunk its pinned entry (`mcpgen/2025-11-25`) is.
+// one: the root entry is about a hundred small modules compiled. All entries are bundled in one
+// pass with code splitting, so a module two entries share lives in one chunk and keeps one
+// identity (`instanceof SdkError` holds across `mcpgen` and `mcpgen/node`), and a revision the
+// root loads lazily is the very chunk its pinned entry (`mcpgen/2025-11-25`) is. The chunks the
+// root imports statically are then merged into one (scripts/merge-root-chunks.ts), so the root
+// loads a few files instead of about thirty.
 //
 // Usage: tsx scripts/bundle-dist.ts [distDir]   (default: dist)
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { mergeRootChunks } from './merge-root-chunks.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the bundles go inside dist/, mirroring the compiled layout beneath it. */
 export const BUNDLE_DIR = 'esm';
+
+/**
+ * Entries (compiled files under dist/) that a program uses without the root entry: their chunks
+ * stay out of the root's merged hub (scripts/merge-root-chunks.ts), so they load no more code.
+ */
+export const STANDALONE_ENTRIES = ['runtime/features/auth-server/index.js'];
 
 interface PackageJson {
   exports: Record<string, { default: string }>;
@@ -56,7 +64,12 @@ async function main(): Promise<void> {
   });
   const outputs = Object.entries(result.metafile.outputs);
   const bytes = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
-  console.log(`bundle-dist: ${outputs.length} files, ${Math.round(bytes / 1024)} KB, ${Math.round(performance.now() - started)} ms`);
+  const rootSource = path.relative(process.cwd(), path.join(distDir, 'runtime/index.js'));
+  const rootOutput = outputs.find(([, output]) => output.entryPoint === rootSource)?.[0];
+  if (rootOutput === undefined) throw new Error(`bundle-dist: no output for the root entry ${rootSource}`);
+  const standalone = STANDALONE_ENTRIES.map((file) => path.relative(process.cwd(), path.join(distDir, file)));
+  const merged = await mergeRootChunks(result.metafile, rootOutput, process.cwd(), { target: 'es2022', standalone });
+  console.log(`bundle-dist: ${outputs.length} files, ${Math.round(bytes / 1024)} KB, ${merged} of the root's chunks merged into one, ${Math.round(performance.now() - started)} ms`);
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

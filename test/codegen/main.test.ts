@@ -91,10 +91,10 @@ describe('generate() over the pinned revisions', () => {
   it('(a) is deterministic: two runs give the same paths, in the same order, with the same bytes', () => {
     expect([...second.keys()]).toEqual([...first.keys()]);
     expect([...first.keys()].filter((path) => first.get(path) !== second.get(path))).toEqual([]);
-    // Six revisions of six files, nine shared files (contract, validator support, index, all, latest, methods,
-    // change-notifications, senders, facts), the three stable runtime-facing files under protocol/, and the
-    // tasks and apps extensions' six each.
-    expect(first.size).toBe(60);
+    // Six revisions of six files, ten shared files (contract, validator support, the validators 2026-07-28
+    // shares with the tasks extension, index, all, latest, methods, change-notifications, senders, facts),
+    // the three stable runtime-facing files under protocol/, and the tasks and apps extensions' six each.
+    expect(first.size).toBe(61);
   });
 
   it('(b) diffOutput finds nothing in the committed tree, then each kind of drift in a copy', () => {
@@ -221,7 +221,7 @@ describe('(e) the CLI check', () => {
     const outcome = await checkRun;
     expect(outcome.stderr).toBe('');
     expect(outcome.code).toBe(0);
-    expect(outcome.stdout).toMatch(/^codegen --check: generated\/ is current \(60 files, \d+ ms\)\n$/);
+    expect(outcome.stdout).toMatch(/^codegen --check: generated\/ is current \(61 files, \d+ ms\)\n$/);
   }, 120_000);
 
   it('on a fixture root: generate writes, --check passes, then fails on a hand edit', async () => {

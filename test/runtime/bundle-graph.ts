@@ -4,20 +4,23 @@
  * through `import()` load when that import runs, so they are not part of it.
  */
 import path from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Platform } from 'esbuild';
 
 /** The repository root. */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** A code-split, unwritten bundle of `entry` (repository-relative) and its metafile. */
-export async function bundleGraph(entry: string): Promise<Metafile> {
+/**
+ * A code-split, unwritten bundle of `entry` (repository-relative) and its metafile; `platform`
+ * is esbuild's (`neutral` for an entry that must not need Node).
+ */
+export async function bundleGraph(entry: string, options: { platform?: Platform } = {}): Promise<Metafile> {
   const result = await build({
     entryPoints: [path.join(ROOT, entry)],
     absWorkingDir: ROOT,
     bundle: true,
     splitting: true,
     format: 'esm',
-    platform: 'node',
+    platform: options.platform ?? 'node',
     outdir: path.join(ROOT, `out-graph-${path.basename(path.dirname(entry))}`),
     write: false,
     metafile: true,

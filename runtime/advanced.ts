@@ -9,7 +9,7 @@
 export { Protocol, DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolOptions } from './core/protocol.js';
 export { InMemoryTransport } from './core/in-memory.js';
 export { ParseFailure } from './core/wire-format.js';
-export { hasCapability } from './core/capabilities.js';
+export { hasCapability } from './era/capabilities.js';
 export { eras, loaders } from '../generated/index.js';
 // JSON Schema supplied at run time.
 export { InterpretingJsonSchemaValidator, type InterpretingValidatorOptions } from './json-schema/interpreter.js';

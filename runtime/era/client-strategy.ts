@@ -8,7 +8,7 @@
 import type * as Stateful from '../../generated/protocol/stateful.js';
 import type * as Stateless from '../../generated/protocol/stateless.js';
 import { Method } from '../../generated/methods.js';
-import type { CapabilityObject } from '../core/capabilities.js';
+import type { CapabilityObject } from './capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { SdkError } from '../core/errors.js';
 import type { Params, RequestOptions } from '../core/request-context.js';

@@ -6,7 +6,7 @@
  * eras: each round re-runs the handler from the start, questions answered in earlier rounds
  * resolve at once, and the first unanswered one ends the round.
  */
-import { hasCapability, describePath, type CapabilityObject } from '../core/capabilities.js';
+import { hasCapability, describePath, type CapabilityObject } from './capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import { checkValue, describeIssues } from '../core/validation.js';

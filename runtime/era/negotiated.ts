@@ -3,7 +3,7 @@
  * value that Client and Server replace as a whole, and the one rule by which either side picks
  * a revision from a list.
  */
-import type { CapabilityObject } from '../core/capabilities.js';
+import type { CapabilityObject } from './capabilities.js';
 import { isJsonObject } from '../core/jsonrpc.js';
 import { ownCopy } from './own-copy.js';
 import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, LOG_LEVEL_META, PROTOCOL_VERSION_META } from './meta.js';

@@ -4,7 +4,7 @@
  * (decided from facts alone), and the admission that binds it and settles the connection's
  * negotiated state, or refuses the request. A stateful session admits every request as it is.
  */
-import type { CapabilityObject } from '../core/capabilities.js';
+import type { CapabilityObject } from './capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { ProtocolError } from '../core/errors.js';
 import { isJsonObject, type JSONRPCRequest } from '../core/jsonrpc.js';

@@ -4,7 +4,7 @@
  * request's own log level, and shapes what the handler returns into a result of the era
  * (`resultType`, the server's identity in `_meta`, or an `InputRequiredResult`).
  */
-import type { CapabilityObject } from '../core/capabilities.js';
+import type { CapabilityObject } from './capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { ProtocolError } from '../core/errors.js';
 import { isJsonObject, type RequestId } from '../core/jsonrpc.js';

@@ -4,7 +4,7 @@
  * the kinds it opted in to. Each notification carries the listen request's id as its
  * subscription id; request-scoped notifications (progress, log) never travel here.
  */
-import { hasCapability, type CapabilityObject } from '../core/capabilities.js';
+import { hasCapability, type CapabilityObject } from './capabilities.js';
 import { isJsonObject, type RequestId } from '../core/jsonrpc.js';
 import type { Params, RequestContext } from '../core/request-context.js';
 import { SUBSCRIPTION_ID_META } from './meta.js';

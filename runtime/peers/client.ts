@@ -1,6 +1,6 @@
 import type { RevisionFactsView } from '../core/revision-set.js';
 import type * as Stateful from '../../generated/protocol/stateful.js';
-import type { CapabilityObject } from '../core/capabilities.js';
+import type { CapabilityObject } from '../era/capabilities.js';
 import { Endpoint } from './endpoint.js';
 import { typedSenders } from './typed-senders.js';
 import { answerInputRequest } from './input-answer.js';

@@ -1,4 +1,4 @@
-import { describePath, hasCapability, type CapabilityObject } from '../core/capabilities.js';
+import { describePath, hasCapability, type CapabilityObject } from '../era/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import type { CustomNotification, CustomNotificationDefinition, CustomRequest, CustomRequestDefinition } from './custom-methods.js';
 import { SdkError } from '../core/errors.js';

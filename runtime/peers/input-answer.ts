@@ -3,7 +3,7 @@
  * `roots/list`) embedded in an `InputRequiredResult`: with the handler registered for it, after
  * checking the method and the capability, and with its result validated.
  */
-import { describePath, hasCapability, type CapabilityObject } from '../core/capabilities.js';
+import { describePath, hasCapability, type CapabilityObject } from '../era/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { SdkError } from '../core/errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';

@@ -1,5 +1,5 @@
 import type * as Stateful from '../../generated/protocol/stateful.js';
-import type { CapabilityObject } from '../core/capabilities.js';
+import type { CapabilityObject } from '../era/capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
 import { Endpoint } from './endpoint.js';
 import type { ServerNotificationHandler, ServerOptions, ServerRequestHandler } from './server-options.js';

@@ -26,7 +26,7 @@ const CACHE = path.join(tmpdir(), `mcpgen-packed-${process.getuid?.() ?? 'user'}
 const INPUT_DIRS = ['runtime', 'generated'];
 /** Shipped as they are (the guides and examples the README links to): inputs of the tarball, not of the build. */
 const SHIPPED_DIRS = ['docs', 'examples'];
-const INPUT_FILES = ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-dist.ts'];
+const INPUT_FILES = ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-dist.ts', 'scripts/merge-root-chunks.ts'];
 /** A lock older than this belongs to a process that died mid-build. */
 const STALE_LOCK_MS = 5 * 60_000;
 
@@ -135,7 +135,7 @@ async function distIsFresh(): Promise<boolean> {
   if (!(await exists(path.join(dist, 'esm/runtime/index.js')))) return false;
   const outputs = await listFiles(dist);
   if (outputs.length === 0) return false;
-  const inputs = ['tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-dist.ts'].map((file) => path.join(ROOT, file));
+  const inputs = ['tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-dist.ts', 'scripts/merge-root-chunks.ts'].map((file) => path.join(ROOT, file));
   for (const dir of INPUT_DIRS) inputs.push(...(await listFiles(path.join(ROOT, dir))));
   const mtime = async (file: string) => (await stat(file)).mtimeMs;
   const newestInput = Math.max(...(await Promise.all(inputs.map(mtime))));

@@ -1,4 +1,4 @@
-import { hasCapability, type CapabilityObject } from '../../core/capabilities.js';
+import { hasCapability, type CapabilityObject } from '../../era/capabilities.js';
 import { asError } from '../../core/errors.js';
 import type { ListKind } from './registry.js';
 import type { McpSession } from './session.js';

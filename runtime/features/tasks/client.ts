@@ -6,7 +6,7 @@
 import type { Task as CoreTask } from '../../../generated/2025-11-25/index.js';
 import { extensionId, extensionModule, type CreateTaskResult, type GetTaskResult } from '../../../generated/extensions/tasks/index.js';
 import type * as Stateful from '../../../generated/protocol/stateful.js';
-import { hasCapability, type CapabilityObject } from '../../core/capabilities.js';
+import { hasCapability, type CapabilityObject } from '../../era/capabilities.js';
 import type { Client } from '../../peers/client.js';
 import type { ExtensionEndpoint as Endpoint } from '../../peers/extension.js';
 import { ProtocolError, SdkError } from '../../core/errors.js';

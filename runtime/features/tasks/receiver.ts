@@ -6,7 +6,7 @@
  */
 import { Method } from '../../../generated/methods.js';
 import type { CreateTaskResult as CoreCreateTaskResult } from '../../../generated/2025-11-25/index.js';
-import { hasCapability, type CapabilityObject } from '../../core/capabilities.js';
+import { hasCapability, type CapabilityObject } from '../../era/capabilities.js';
 import { messageOf, ProtocolError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
 import type { Params, RequestContext, RequestHandler } from '../../core/request-context.js';

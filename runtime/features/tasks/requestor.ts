@@ -6,7 +6,7 @@
  */
 import type { Task as CoreTask } from '../../../generated/2025-11-25/index.js';
 import { Method } from '../../../generated/methods.js';
-import { hasCapability, type CapabilityObject } from '../../core/capabilities.js';
+import { hasCapability, type CapabilityObject } from '../../era/capabilities.js';
 import { isJsonObject } from '../../core/jsonrpc.js';
 import type { Params, RequestOptions } from '../../core/request-context.js';
 import { StatelessContext } from '../../era/stateless-request.js';

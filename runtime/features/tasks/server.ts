@@ -5,7 +5,7 @@
  */
 import { extensionId, extensionModule, type CreateTaskResult, type GetTaskResult } from '../../../generated/extensions/tasks/index.js';
 import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
-import type { CapabilityObject } from '../../core/capabilities.js';
+import type { CapabilityObject } from '../../era/capabilities.js';
 import type { RevisionModule } from '../../core/contract.js';
 import type { ExtensionEndpoint as Endpoint } from '../../peers/extension.js';
 import { ProtocolError } from '../../core/errors.js';

@@ -5,7 +5,7 @@
  */
 import { Method } from '../../../generated/methods.js';
 import { ErrorCodes } from '../../../generated/protocol/error-codes.js';
-import type { CapabilityObject } from '../../core/capabilities.js';
+import type { CapabilityObject } from '../../era/capabilities.js';
 import type { RevisionModule } from '../../core/contract.js';
 import { messageOf, ProtocolError } from '../../core/errors.js';
 import { isJsonObject } from '../../core/jsonrpc.js';

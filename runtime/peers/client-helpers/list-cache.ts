@@ -2,7 +2,7 @@ import type * as Stateful from '../../../generated/protocol/stateful.js';
 import { changeNotifications } from '../../../generated/change-notifications.js';
 import { Method } from '../../../generated/methods.js';
 import type { Client, ListAllOptions } from '../client.js';
-import { hasCapability, type CapabilityObject } from '../../core/capabilities.js';
+import { hasCapability, type CapabilityObject } from '../../era/capabilities.js';
 import type { BothEras, ClientResult } from '../client-types.js';
 import type { ProtocolTypesShape } from '../protocol-types.js';
 import { asError } from '../../core/errors.js';

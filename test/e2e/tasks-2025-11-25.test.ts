@@ -20,11 +20,12 @@ const RELATED = 'io.modelcontextprotocol/related-task';
 let node: McpNodeServer;
 let url: URL;
 let cancelledReason: Promise<unknown>;
+let release: () => void;
 
 beforeAll(async () => {
   const tasks = new TasksExtension({ pollIntervalMs: 20 });
   const mcp = new McpServer({ name: 'tasks-2025', version: '1.0.0' }, { extensions: [tasks] });
-  cancelledReason = registerTaskTools(mcp).cancelled;
+  ({ cancelled: cancelledReason, release } = registerTaskTools(mcp));
   mcp.registerTool('broken', { execution: { taskSupport: 'optional' } }, async () => ({ content: [{ type: 'text', text: 'no luck' }], isError: true }));
   mcp.registerTool('plain', {}, async () => ({ content: [{ type: 'text', text: 'plain' }] }));
   node = createMcpNodeServer({ server: () => mcp.createServer(), path: '/mcp' });
@@ -67,7 +68,7 @@ describe('2025-11-25 tasks through the tasks extension (Streamable HTTP, statefu
     const { client } = await connect();
     expect(client.protocolVersion).toBe(REVISION);
     expect(client.serverCapabilities).toMatchObject({ tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
-    const created = await raw(client, 'tools/call', { name: 'compute', arguments: { ms: 80 }, task: { ttl: 60_000 } });
+    const created = await raw(client, 'tools/call', { name: 'held', arguments: {}, task: { ttl: 60_000 } });
     expect(validateCreateTaskResult(created)).toBe(true);
     expect(created.task).toMatchObject({ status: 'working', ttl: 60_000, pollInterval: 20 });
     const taskId = created.task.taskId as string;
@@ -75,8 +76,10 @@ describe('2025-11-25 tasks through the tasks extension (Streamable HTTP, statefu
     expect(validateGetTaskResult(polled)).toBe(true);
     expect(polled.status).toBe('working');
     // tasks/result blocks until the task ends, then answers the tool result tied to the task.
-    const result = await raw(client, 'tasks/result', { taskId });
-    expect(textOf(result)).toBe('computed in 80 ms');
+    const pending = raw(client, 'tasks/result', { taskId });
+    release();
+    const result = await pending;
+    expect(textOf(result)).toBe('released');
     expect(result._meta[RELATED]).toEqual({ taskId });
     expect((await raw(client, 'tasks/get', { taskId })).status).toBe('completed');
     const listed = await raw(client, 'tasks/list', {});

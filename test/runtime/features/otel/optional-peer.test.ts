@@ -24,7 +24,7 @@ it('is imported under runtime/features/otel/ only', () => {
   const importers = sources(RUNTIME)
     .filter((file) => specifiers(file).some((specifier) => specifier.startsWith('@opentelemetry/')))
     .map((file) => relative(RUNTIME, file));
-  expect(importers.sort()).toEqual(['features/otel/attributes.ts', 'features/otel/telemetry.ts', 'features/otel/trace-context.ts']);
+  expect(importers.sort()).toEqual(['features/otel/telemetry.ts', 'features/otel/trace-context.ts']);
 });
 
 it('is out of reach of the root entry and the other runtime-neutral ones', () => {

@@ -149,10 +149,19 @@ export function parameterHeaders(parameters: readonly HeaderParameter[], args: u
  */
 export function standardHeaders(method: string, params: unknown): Record<string, string> {
   const headers: Record<string, string> = { [METHOD_HEADER]: method };
-  // The same targets the server checks: a tool or prompt name, a resource URI, a task id.
-  const name = isJsonObject(params) ? (typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : typeof params.taskId === 'string' ? params.taskId : undefined) : undefined;
+  const name = isJsonObject(params) ? nameTarget(params) : undefined;
   if (name !== undefined) headers[NAME_HEADER] = encodeHeaderValue(name);
   return headers;
+}
+
+/**
+ * What `Mcp-Name` names for a request with `params`: a tool or prompt name, a resource URI or
+ * a task id, in that order. The client sends it and the server compares it, from this one rule.
+ */
+export function nameTarget(params: Readonly<Record<string, unknown>>): string | undefined {
+  if (typeof params.name === 'string') return params.name;
+  if (typeof params.uri === 'string') return params.uri;
+  return typeof params.taskId === 'string' ? params.taskId : undefined;
 }
 
 // The server side: reading headers back and comparing them with the body.

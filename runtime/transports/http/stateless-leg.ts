@@ -14,7 +14,7 @@ import { pinnedFacts, statelessRevisions } from '../../core/revisions.js';
 import type { HttpReply, HttpRequestView } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { readPostedMessages, type PostLimits } from './request-checks.js';
-import { decodeHeaderValue, parameterHeaderMismatch } from '../../era/mcp-headers.js';
+import { decodeHeaderValue, nameTarget, parameterHeaderMismatch } from '../../era/mcp-headers.js';
 import { StreamableServerTransport, type HttpMessageExtra } from './server-transport.js';
 import { sessionFacts } from './session.js';
 import type { StreamSettings } from './sse-stream.js';
@@ -139,7 +139,7 @@ export class StatelessHttpLeg {
    * missing header is a mismatch only for methods that require it (`required`).
    */
   private nameMismatch(request: HttpRequestView, params: Record<string, unknown>, required: boolean): string | undefined {
-    const target = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : typeof params.taskId === 'string' ? params.taskId : undefined;
+    const target = nameTarget(params);
     if (target === undefined) return undefined;
     const raw = request.header('mcp-name');
     if (raw === undefined) return required ? 'the Mcp-Name header is required for this method' : undefined;

@@ -7,7 +7,7 @@
  * LIST_CHANGED_OVERLAY and ITEM_UPDATE_OVERLAY, keyed by definition.
  */
 import type { ChangeNotification } from './templates/contract.js';
-import type { MethodSpec } from './method-table.js';
+import type { MethodSpec } from './method-spec.js';
 import { CodegenError, type RevisionModel } from './model.js';
 import { ITEM_UPDATE_OVERLAY, LIST_CHANGED_OVERLAY, type ItemUpdateOverlayEntry, type ListChangedOverlayEntry } from './overlay.js';
 import { isSchemaObject, refTarget, type Schema } from './schema-walk.js';

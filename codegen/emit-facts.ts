@@ -3,7 +3,7 @@
  * revision module: every method name as a constant, and the change-notification table.
  */
 import { mergeChangeNotifications, type ChangeNotificationSpec } from './change-notifications.js';
-import type { MethodSpec } from './method-table.js';
+import type { MethodSpec } from './method-spec.js';
 import { CodegenError } from './model.js';
 
 function q(text: string): string {

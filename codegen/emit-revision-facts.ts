@@ -1,5 +1,6 @@
 import type { RevisionModel } from './model.js';
-import type { MethodSpec, RevisionTable } from './method-table.js';
+import type { MethodSpec } from './method-spec.js';
+import type { RevisionTable } from './method-table.js';
 
 const q = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 

@@ -1,4 +1,5 @@
-import type { MethodSpec, RevisionTable } from './method-table.js';
+import type { MethodSpec } from './method-spec.js';
+import type { RevisionTable } from './method-table.js';
 import type { RevisionModel } from './model.js';
 import { compileValidators, type SharedValidators, sharedImport, supportImport, type ValidatorTarget, validatorExport } from './emit-validators.js';
 

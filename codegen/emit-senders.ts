@@ -1,5 +1,6 @@
 import { notificationSender, requestSender } from './emit-revision.js';
-import type { MethodSpec, RevisionTable } from './method-table.js';
+import type { MethodSpec } from './method-spec.js';
+import type { RevisionTable } from './method-table.js';
 import { CodegenError } from './model.js';
 
 /** The four sender tables: a Client sends client requests and notifications, a Server the server ones. */

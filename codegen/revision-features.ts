@@ -3,7 +3,7 @@
  * `initialize`); the stateless Streamable HTTP has no resumable streams at all, and for a
  * stateful revision TRANSPORT_OVERLAY holds what its transport page states.
  */
-import type { MethodSpec } from './method-table.js';
+import type { MethodSpec } from './method-spec.js';
 import type { RevisionModel } from './model.js';
 import { TRANSPORT_OVERLAY, type TransportOverlayEntry } from './overlay.js';
 import type { RevisionFeatures } from './templates/contract.js';

@@ -3,7 +3,8 @@
  * and method tables: methods, capabilities, definitions, fields and enum/const values. Every list
  * is sorted, so the same two inputs always give the same changelog.
  */
-import type { MethodSpec, RevisionTable } from './method-table.js';
+import type { MethodSpec } from './method-spec.js';
+import type { RevisionTable } from './method-table.js';
 import type { RevisionModel } from './model.js';
 import { isSchemaObject, refTarget, type Schema } from './schema-walk.js';
 

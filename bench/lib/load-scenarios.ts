@@ -3,7 +3,7 @@
 // mcpgen's server that fail when anything is lost.
 import { harnessScript } from './paths.js';
 import { runWorkerProcess } from './run-worker.js';
-import type { Metric, Outcome, Scenario } from './scenarios.js';
+import type { Metric, Outcome, Scenario } from './scenario.js';
 import type { Settings } from './settings.js';
 import type { ImplName } from './types.js';
 import { profileFlags } from './worker.js';

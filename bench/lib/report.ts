@@ -1,7 +1,7 @@
 // The results file's shape, and its rendering as markdown.
 import type { FootprintImpl, FootprintResult, InstallFootprint } from './footprint.js';
 import type { ProfileSummary } from './profile.js';
-import type { Metric } from './scenarios.js';
+import type { Metric } from './scenario.js';
 import type { Settings } from './settings.js';
 import type { Summary } from './stats.js';
 import { IMPLEMENTATIONS, type ImplName } from './types.js';

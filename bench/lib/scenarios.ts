@@ -7,35 +7,8 @@ import { runWorkerProcess } from './run-worker.js';
 import type { Settings } from './settings.js';
 import type { CallTransport, ClientEra, ImplName } from './types.js';
 import { profileFlags } from './worker.js';
+import type { Metric, Outcome, ProfileRequest, Scenario } from './scenario.js';
 
-export interface Metric {
-  readonly id: string;
-  readonly label: string;
-  readonly unit: string;
-  readonly better: 'higher' | 'lower';
-}
-
-export type Outcome =
-  | {
-      readonly values: Readonly<Record<string, number | null>>;
-      /** When the measured part ran: profiles of the run are cut to it. */
-      readonly window?: ClockWindow;
-    }
-  | { readonly unavailable: string };
-
-/** Where a profiled run writes its V8 CPU profiles. */
-export interface ProfileRequest {
-  readonly dir: string;
-}
-
-export interface Scenario {
-  readonly id: string;
-  readonly title: string;
-  readonly about: string;
-  readonly metrics: readonly Metric[];
-  /** One repetition for one implementation, in fresh processes. */
-  run(impl: ImplName, settings: Settings, profile?: ProfileRequest): Promise<Outcome>;
-}
 
 function callMetrics(separateServer: boolean): Metric[] {
   const metrics: Metric[] = [];

@@ -1,7 +1,7 @@
 /** Method-name constants: named after the method, one per name across revisions and extensions. */
 import { describe, expect, it } from 'vitest';
 import { emitMethodNamesFile, methodConstName } from '../../codegen/emit-facts.js';
-import type { MethodSpec } from '../../codegen/method-table.js';
+import type { MethodSpec } from '../../codegen/method-spec.js';
 import { Method } from '../../generated/methods.js';
 
 const spec = (method: string, kind: MethodSpec['kind'] = 'request', nameHeader: string | null = null) => ({ method, kind, nameHeader }) as MethodSpec;

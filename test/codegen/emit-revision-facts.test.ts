@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emitFactsFile } from '../../codegen/emit-revision-facts.js';
-import type { MethodSpec, RevisionTable } from '../../codegen/method-table.js';
+import type { MethodSpec } from '../../codegen/method-spec.js';
+import type { RevisionTable } from '../../codegen/method-table.js';
 import type { RevisionModel } from '../../codegen/model.js';
 import { revisionModules } from '../../generated/all.js';
 import { revisionFacts } from '../../generated/facts.js';

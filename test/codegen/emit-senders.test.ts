@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emitSendersFile } from '../../codegen/emit-senders.js';
-import type { MethodSpec, RevisionTable } from '../../codegen/method-table.js';
+import type { MethodSpec } from '../../codegen/method-spec.js';
+import type { RevisionTable } from '../../codegen/method-table.js';
 
 function spec(method: string, stubName: string, kind: MethodSpec['kind'], direction: MethodSpec['direction'], embedded = false): MethodSpec {
   return {

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emitTypes, metaTargets, prepareForTypes, repairLinks } from '../../codegen/emit-types.js';
-import { buildTable, type MethodSpec } from '../../codegen/method-table.js';
+import type { MethodSpec } from '../../codegen/method-spec.js';
+import { buildTable } from '../../codegen/method-table.js';
 import { CodegenError, type RevisionModel } from '../../codegen/model.js';
 import { canonicalJson, mapSchema, refTarget, type Schema, stripAnnotations, walkSchema } from '../../codegen/schema-walk.js';
 

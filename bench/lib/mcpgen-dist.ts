@@ -17,14 +17,20 @@ export const MCPGEN_ENTRIES = {
   '2025-11-25': 'esm/generated/2025-11-25/index.js',
 } as const;
 
-export async function loadMcpgen(): Promise<McpgenRoot> {
-  return (await import(distUrl(MCPGEN_ENTRIES.root))) as McpgenRoot;
+// Each loader keeps its promise: the HTTP server's factory runs once per stateless request,
+// and a fresh file check and dynamic import each time would charge the harness to mcpgen.
+let root: Promise<McpgenRoot> | undefined;
+let nodeEntry: Promise<McpgenNode> | undefined;
+let revision: Promise<McpgenRevision> | undefined;
+
+export function loadMcpgen(): Promise<McpgenRoot> {
+  return (root ??= import(distUrl(MCPGEN_ENTRIES.root)) as Promise<McpgenRoot>);
 }
 
-export async function loadMcpgenNode(): Promise<McpgenNode> {
-  return (await import(distUrl(MCPGEN_ENTRIES.node))) as McpgenNode;
+export function loadMcpgenNode(): Promise<McpgenNode> {
+  return (nodeEntry ??= import(distUrl(MCPGEN_ENTRIES.node)) as Promise<McpgenNode>);
 }
 
-export async function loadMcpgenRevision(): Promise<McpgenRevision> {
-  return (await import(distUrl(MCPGEN_ENTRIES['2025-11-25']))) as McpgenRevision;
+export function loadMcpgenRevision(): Promise<McpgenRevision> {
+  return (revision ??= import(distUrl(MCPGEN_ENTRIES['2025-11-25'])) as Promise<McpgenRevision>);
 }

@@ -2,7 +2,7 @@ import type { RevisionFactsView } from '../core/revision-set.js';
 import type * as Stateful from '../../generated/protocol/stateful.js';
 import type { CapabilityObject } from '../era/capabilities.js';
 import { Endpoint } from './endpoint.js';
-import { typedSenders } from './typed-senders.js';
+import { installTypedSenders } from './typed-senders.js';
 import { answerInputRequest } from './input-answer.js';
 import { ToolCatalog } from './client-tools.js';
 import { LISTEN_ACKNOWLEDGED, ListenStreams } from './client-listen.js';
@@ -80,6 +80,15 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private readonly eras: { readonly stateful: ClientEraStrategy; readonly stateless: ClientEraStrategy };
   private strategy: ClientEraStrategy;
 
+  static {
+    installTypedSenders(
+      Client.prototype,
+      'client',
+      (client, method, params, options) => client.sendRequest(method, params, options),
+      (client, method, params) => client.sendNotification(method, params),
+    );
+  }
+
   constructor(info: Stateful.Implementation, options: ClientOptions<T> = {}) {
     super('client', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless'], options.revisionLoader), options);
     this.statefulVersions = this.revisions.ofEra('stateful');
@@ -102,9 +111,6 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     this.cache = cacheOptions === false
       ? undefined
       : new ResponseCache({ ...(typeof cacheOptions === 'object' ? cacheOptions : {}), isList: (method) => this.protocol.revision?.methods[method]?.pagination != null });
-    const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
-    const notify = (method: string, params: unknown) => this.sendNotification(method, params);
-    Object.assign(this, typedSenders('client', send, notify));
     const client = this;
     const host: ClientEraHost = {
       get state() { return client.state; },

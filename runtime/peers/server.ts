@@ -4,7 +4,7 @@ import type { RevisionModule } from '../core/contract.js';
 import { Endpoint } from './endpoint.js';
 import type { ServerNotificationHandler, ServerOptions, ServerRequestHandler } from './server-options.js';
 import { negotiateExtensions } from './extension.js';
-import { typedSenders } from './typed-senders.js';
+import { installTypedSenders } from './typed-senders.js';
 import { initializeVersion, type ServerVersions } from '../era/server-admission.js';
 import { serverEras, type ServerEras, type ServerEraStrategy } from '../era/server-strategy.js';
 import { statefulState, type Era, type Negotiated } from '../era/negotiated.js';
@@ -119,10 +119,16 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
       });
       this.protocol.notificationFilter = (method, params) => method !== LOG_NOTIFICATION || this.severe(params?.level);
     }
-    const send = (method: string, params: unknown, sendOptions?: RequestOptions) => this.sendRequest(method, params, sendOptions);
-    const notify = (method: string, params: unknown, sendOptions?: RequestOptions) =>
-      this.sendNotification(method, params, sendOptions?.relatedRequestId !== undefined ? { relatedRequestId: sendOptions.relatedRequestId } : {});
-    Object.assign(this, typedSenders('server', send, notify));
+  }
+
+  static {
+    installTypedSenders(
+      Server.prototype,
+      'server',
+      (server, method, params, options) => server.sendRequest(method, params, options),
+      (server, method, params, options) =>
+        server.sendNotification(method, params, options?.relatedRequestId !== undefined ? { relatedRequestId: options.relatedRequestId } : {}),
+    );
   }
 
   /**

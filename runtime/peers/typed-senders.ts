@@ -1,22 +1,42 @@
 import { clientNotificationSenders, clientRequestSenders, serverNotificationSenders, serverRequestSenders } from '../../generated/senders.js';
 import type { Side } from '../core/method-table.js';
+import type { RequestOptions } from '../core/request-context.js';
 
-/** Sends one method: what a typed stub calls. */
-export type MethodSender = (method: string, params: unknown, options?: never) => Promise<unknown>;
+/** Sends one method for `peer`: what a typed stub calls. */
+export type PeerSender<P> = (peer: P, method: string, params: unknown, options?: RequestOptions) => Promise<unknown>;
 
 /**
- * The typed stubs (`callTool`, `notifyToolListChanged`…) of `side`, bound to `send` and
- * `notify`: one per sender of the generated sender tables, which span every pinned revision and
- * are plain names, so constructing a Client or Server loads no revision. Which of them a peer may
- * call is its types' business (see senders.ts); a stub of a method the negotiated revision lacks
- * is refused when called.
+ * Puts the typed stubs (`callTool`, `notifyToolListChanged`…) of `side` on a peer class's
+ * prototype, each calling `send` or `notify` with its method: one per sender of the generated
+ * sender tables, which span every pinned revision and are plain names, so constructing a Client
+ * or Server loads no revision and builds no stub (a stateless HTTP server constructs one Server
+ * per request). Which of them a peer may call is its types' business (see senders.ts); a stub
+ * of a method the negotiated revision lacks is refused when called.
+ *
+ * Each stub is an accessor that, on first read, binds a stub to the peer and keeps it as the
+ * peer's own property: a stub taken off its peer (`const { callTool } = client`) still sends
+ * through that peer, and assigning one (a wrapper) replaces it for that peer alone.
  */
-export function typedSenders(side: Side, send: MethodSender, notify: MethodSender): Record<string, (params: unknown, options?: never) => Promise<unknown>> {
+export function installTypedSenders<P extends object>(prototype: P, side: Side, send: PeerSender<P>, notify: PeerSender<P>): void {
   const [requests, notifications] = side === 'client'
     ? [clientRequestSenders, clientNotificationSenders]
     : [serverRequestSenders, serverNotificationSenders];
-  const senders: Record<string, (params: unknown, options?: never) => Promise<unknown>> = {};
-  for (const [name, method] of Object.entries(requests)) senders[name] = (params, options) => send(method, params, options);
-  for (const [name, method] of Object.entries(notifications)) senders[name] = (params, options) => notify(method, params, options);
-  return senders;
+  const own = (peer: P, name: string, value: unknown): void => {
+    Object.defineProperty(peer, name, { value, writable: true, configurable: true, enumerable: true });
+  };
+  const install = (name: string, method: string, sender: PeerSender<P>): void => {
+    Object.defineProperty(prototype, name, {
+      get(this: P) {
+        const stub = (params: unknown, options?: RequestOptions) => sender(this, method, params, options);
+        own(this, name, stub);
+        return stub;
+      },
+      set(this: P, value: unknown) {
+        own(this, name, value);
+      },
+      configurable: true,
+    });
+  };
+  for (const [name, method] of Object.entries(requests)) install(name, method, send);
+  for (const [name, method] of Object.entries(notifications)) install(name, method, notify);
 }

@@ -239,11 +239,6 @@ class Telemetry implements Middleware {
   }
 
   /**
-   * True when a received message is surely not traced, decided before any context is read or
-   * built: spans come from the API's no-op provider, no histogram records, the message carries
-   * no `traceparent` (with the built-in propagation) and no span is active.
-   */
-  /**
    * The SERVER span of a received request or notification, parented by the trace context its
    * `_meta` carries; undefined when there is nothing to record or carry (no tracer, or a no-op
    * tracer's span with no parent to carry on, and no histogram).
@@ -262,6 +257,11 @@ class Telemetry implements Middleware {
     return { span, attributes, carried, scope: trace.setSpan(parent, span) };
   }
 
+  /**
+   * True when a received message is surely not traced, decided before any context is read or
+   * built: spans come from the API's no-op provider, no histogram records, the message carries
+   * no `traceparent` (with the built-in propagation) and no span is active.
+   */
   private untraced(params: Params | undefined, histogram: Histogram | undefined): boolean {
     if (histogram !== undefined || !this.globalTracer || this.propagator !== undefined) return false;
     const meta = params?._meta;

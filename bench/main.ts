@@ -15,7 +15,7 @@ import { hasHttpAdapter } from './lib/load-impl.js';
 import { distSnapshot, distUrl, repoRoot, resultsDir } from './lib/paths.js';
 import { profilesIn, summarizeProfile } from './lib/profile.js';
 import { renderMarkdown, type ImplMetric, type ProfileReport, type Results, type ScenarioReport, type TargetReport } from './lib/report.js';
-import { ENTRIES, importMs, runCalls, SCENARIOS, } from './lib/scenarios.js';
+import { ENTRIES, importMs, runCalls, SCENARIOS } from './lib/scenarios.js';
 import type { Outcome, ProfileRequest, Scenario } from './lib/scenario.js';
 import { FULL, QUICK, type Settings } from './lib/settings.js';
 import { median, pairedRatio, summarize } from './lib/stats.js';

@@ -1,23 +1,17 @@
 // One method as codegen sees it, apart from the table builder so that the builder's helpers
 // (change notifications, transport features) can name it without importing the builder.
 import type { Schema } from './schema-walk.js';
-import type { MethodDirection } from './templates/contract.js';
+import type { MethodInfo } from './templates/contract.js';
 
-/** Everything codegen derives about one method; the emitters turn it into code. */
-export interface MethodSpec {
-  readonly method: string;
-  readonly kind: 'request' | 'notification';
-  readonly direction: MethodDirection;
-  readonly embedded: boolean;
-  /** Definition of the whole message (or of the union that inlines it). */
-  readonly definition: string;
-  readonly paramsDefinition: string | null;
+/**
+ * Everything codegen derives about one method; the emitters turn it into code. The members
+ * it shares with the runtime's MethodInfo are that contract's own, so the two cannot drift.
+ */
+export interface MethodSpec extends Pick<MethodInfo, 'method' | 'kind' | 'direction' | 'embedded' | 'definition' | 'paramsDefinition' | 'paramsRequired' | 'capability'> {
   /** The inline params schema when the params have no definition of their own. */
   readonly paramsSchema: Schema | null;
-  readonly paramsRequired: boolean;
   /** Final result first, then alternatives such as InputRequiredResult. */
   readonly resultDefinitions: readonly string[];
-  readonly capability: { readonly holder: 'sender' | 'receiver'; readonly path: readonly string[] } | null;
   /** Result property holding the items of a cursor-paginated list request, else null. */
   readonly paginatedField: string | null;
   /** True when the final result requires the cache hints `ttlMs` and `cacheScope` (CacheableResult). */

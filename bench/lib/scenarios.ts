@@ -9,7 +9,6 @@ import type { CallTransport, ClientEra, ImplName } from './types.js';
 import { profileFlags } from './worker.js';
 import type { Metric, Outcome, ProfileRequest, Scenario } from './scenario.js';
 
-
 function callMetrics(separateServer: boolean): Metric[] {
   const metrics: Metric[] = [];
   for (const [phase, name] of [['seq', 'sequential'], ['c64', '64 in flight']] as const) {

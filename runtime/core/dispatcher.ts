@@ -75,10 +75,12 @@ export class Dispatcher {
   /** Incoming notification handlers by method. */
   readonly notificationHandlers = new Map<string, NotificationHandler>();
   /**
-   * Request handlers that run the incoming middlewares themselves, further in (the Server's,
-   * which run them inside the stateless era's round machinery): the dispatcher does not.
+   * Methods whose request handlers run the incoming middlewares themselves, further in (the
+   * Server's, which run them inside the stateless era's round machinery): the dispatcher does
+   * not. Kept by method, in step with `requestHandlers`, because adding to a WeakSet costs
+   * several times a Set's and a Server is built per stateless HTTP request.
    */
-  readonly chainingHandlers = new WeakSet<RequestHandler>();
+  readonly chainingMethods = new Set<string>();
 
   private readonly host: DispatchHost;
   /** Incoming requests whose handlers are running or waiting for a place, by request id. */
@@ -266,7 +268,7 @@ export class Dispatcher {
         // Cancelled between its turn and now: it runs no handler and gets no answer.
         if (!context.aborted) {
           // Without middleware the handler is called as it is: no call object, no closure.
-          const result = await (this.host.middleware.incoming === undefined || this.chainingHandlers.has(handler)
+          const result = await (this.host.middleware.incoming === undefined || this.chainingMethods.has(method)
             ? handler(params as Params | undefined, context)
             : this.host.middleware.runIncoming(context, params as Params | undefined, handler));
           if (!context.aborted) response = this.resultResponse(id, info, result ?? {});

@@ -41,6 +41,8 @@ export class RevisionSet {
   private readonly modules = new Map<string, RevisionModule>();
   private readonly loads = new Map<string, Promise<RevisionModule>>();
   private readonly loader: RevisionLoader | undefined;
+  /** {@link ofEra}'s answers, by era. */
+  private readonly eras = new Map<Era, readonly string[]>();
 
   constructor(entries: readonly RevisionEntry[], loader: RevisionLoader | undefined) {
     this.revisions = entries.map((entry) => entry.facts.revision);
@@ -62,8 +64,13 @@ export class RevisionSet {
   }
 
   /** The revisions of `era`, oldest first. */
-  ofEra(era: Era): string[] {
-    return this.revisions.filter((revision) => this.entries.get(revision)!.era === era);
+  ofEra(era: Era): readonly string[] {
+    let revisions = this.eras.get(era);
+    if (revisions === undefined) {
+      revisions = this.revisions.filter((revision) => this.entries.get(revision)!.era === era);
+      this.eras.set(era, revisions);
+    }
+    return revisions;
   }
 
   /** The module of `revision` if it is in memory, else undefined (never loads). */

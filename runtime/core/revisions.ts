@@ -62,6 +62,12 @@ export function resolveRevisions(
   allowed: readonly RevisionModule['era'][],
   loader: RevisionLoader = defaultLoader,
 ): RevisionSet {
+  // The generated pins with the default loader make the same set for the same choice, and its
+  // caches (loads, modules) are the process's anyway: one set per choice is shared, because an
+  // endpoint is built per stateless HTTP request. The keys are bounded by the released revisions.
+  const key = pool === undefined && loader === defaultLoader ? `${allowed.join()}|${requested === undefined ? '*' : [...requested].sort().join()}` : undefined;
+  const shared = key === undefined ? undefined : sharedSets.get(key);
+  if (shared !== undefined) return shared;
   const entries: RevisionEntry[] = pool === undefined
     ? releasedRevisions.map((revision) => ({ facts: pinnedFacts(revision) }))
     : pool.map((module) => ({ facts: factsOfModule(module), module }));
@@ -70,8 +76,13 @@ export function resolveRevisions(
     .sort((a, b) => (a.facts.revision < b.facts.revision ? -1 : a.facts.revision > b.facts.revision ? 1 : 0));
   if (candidates.length === 0) throw new RangeError(`No ${allowed.join(' or ')} protocol revision is available`);
   const chosen = requested === undefined ? candidates : pick(requested, candidates, allowed);
-  return new RevisionSet(chosen, pool === undefined ? loader : undefined);
+  const set = new RevisionSet(chosen, pool === undefined ? loader : undefined);
+  if (key !== undefined) sharedSets.set(key, set);
+  return set;
 }
+
+/** The sets {@link resolveRevisions} made from the generated pins with the default loader, by choice. */
+const sharedSets = new Map<string, RevisionSet>();
 
 function pick(requested: readonly string[], candidates: readonly RevisionEntry[], allowed: readonly RevisionModule['era'][]): RevisionEntry[] {
   if (requested.length === 0) throw new RangeError('At least one protocol revision must be supported');

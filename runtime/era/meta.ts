@@ -71,15 +71,16 @@ export function finishResult(result: unknown, serverInfo: unknown, cacheable = f
   return finished;
 }
 
-const identityMetas = new WeakMap<object, Readonly<Record<string, unknown>>>();
+/**
+ * The last identity {@link identityMeta} answered for. One entry: a long-lived server hits it on
+ * every result, and a server built per request would only add WeakMap entries (dearer to add
+ * and to collect than the object they save).
+ */
+let lastIdentity: { readonly serverInfo: object; readonly meta: Readonly<Record<string, unknown>> } | undefined;
 
 /** `{ serverInfo }` as a `_meta`, one frozen object per identity (results only read it). */
 function identityMeta(serverInfo: unknown): Readonly<Record<string, unknown>> {
   if (typeof serverInfo !== 'object' || serverInfo === null) return { [SERVER_INFO_META]: serverInfo };
-  let meta = identityMetas.get(serverInfo);
-  if (meta === undefined) {
-    meta = Object.freeze({ [SERVER_INFO_META]: serverInfo });
-    identityMetas.set(serverInfo, meta);
-  }
-  return meta;
+  if (lastIdentity?.serverInfo !== serverInfo) lastIdentity = { serverInfo, meta: Object.freeze({ [SERVER_INFO_META]: serverInfo }) };
+  return lastIdentity.meta;
 }

@@ -6,7 +6,7 @@ import type { ServerNotificationHandler, ServerOptions, ServerRequestHandler } f
 import { negotiateExtensions } from './extension.js';
 import { installTypedSenders } from './typed-senders.js';
 import { initializeVersion, type ServerVersions } from '../era/server-admission.js';
-import { serverEras, type ServerEras, type ServerEraStrategy } from '../era/server-strategy.js';
+import { serverEras, type ServerEraHost, type ServerEras, type ServerEraStrategy } from '../era/server-strategy.js';
 import { statefulState, type Era, type Negotiated } from '../era/negotiated.js';
 import { ProtocolError, SdkError } from '../core/errors.js';
 import type { HeaderParameter } from '../era/mcp-headers.js';
@@ -17,6 +17,8 @@ import { LOG_NOTIFICATION } from '../core/special-methods.js';
 import type { Params, RequestContext, RequestHandler, RequestOptions } from '../core/request-context.js';
 import { resolveRevisions } from '../core/revisions.js';
 import { defaultRequestStateCodec, RequestStateCodec } from '../era/request-state.js';
+import type { StatelessHost } from '../era/stateless-request.js';
+import type { Protocol } from '../core/protocol.js';
 import { Subscriptions } from '../era/subscriptions.js';
 import type { Transport } from '../core/transport.js';
 import { Method } from '../../generated/methods.js';
@@ -25,6 +27,34 @@ import type { RestoredSessionState, ServedSession } from '../core/session.js';
 type Defaults = Stateful.ProtocolTypes;
 
 export type { RestoredSessionState, ServerNotificationHandler, ServerOptions, ServerRequestHandler } from './server-options.js';
+
+/**
+ * The Server as its era strategies see it. A class rather than an object literal with getters,
+ * which V8 builds on a slow path, because a stateless HTTP request builds a Server.
+ */
+class EraBridge implements ServerEraHost {
+  constructor(
+    readonly versions: ServerVersions,
+    private readonly negotiated: () => Negotiated | undefined,
+    readonly settle: (state: Negotiated | undefined) => void,
+    private readonly engine: Protocol,
+    readonly stateless: StatelessHost,
+    readonly subscriptions: Subscriptions,
+    readonly notify: ServerEraHost['notify'],
+  ) {}
+
+  get state(): Negotiated | undefined {
+    return this.negotiated();
+  }
+
+  get bound(): RevisionModule | undefined {
+    return this.engine.revision;
+  }
+
+  bind(module: RevisionModule): void {
+    this.engine.setRevision(module);
+  }
+}
 
 // Typed senders of T's server→client requests and notifications (see server-types.ts).
 export interface Server<T extends ProtocolTypesShape = Defaults> extends ServerSenders<T> {}
@@ -82,17 +112,15 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
       : options.requestState === undefined ? defaultRequestStateCodec() : new RequestStateCodec(options.requestState);
     this.subscriptions = new Subscriptions(this.ownCapabilities, (method, params, relatedRequestId) =>
       this.protocol.notification(method, params, { relatedRequestId }));
-    const server = this;
-    this.eras = serverEras({
-      versions: this.versions,
-      get state() { return server.state; },
-      settle: (state) => this.settle(state),
-      get bound() { return server.protocol.revision; },
-      bind: (module) => this.protocol.setRevision(module),
-      stateless: { serverInfo: info, codec: this.codec, middleware: this.protocol.middleware },
-      subscriptions: this.subscriptions,
-      notify: (method, params, notifyOptions) => super.sendNotification(method, params, notifyOptions),
-    });
+    this.eras = serverEras(new EraBridge(
+      this.versions,
+      () => this.state,
+      (state) => this.settle(state),
+      this.protocol,
+      { serverInfo: info, codec: this.codec, middleware: this.protocol.middleware },
+      this.subscriptions,
+      (method, params, notifyOptions) => super.sendNotification(method, params, notifyOptions),
+    ));
     this.strategy = this.eras.none;
     this.protocol.prepareIncoming = (value) => this.prepare(value);
     this.protocol.admitRequest = (request) => this.strategy.admit(request);

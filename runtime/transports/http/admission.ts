@@ -74,7 +74,8 @@ export class Admission {
         else this.perSession.set(session, left);
       }
     };
-    // Getters and forwarding keep what the adapter builds lazily (query, signal) unbuilt until asked for.
+    // Getters and forwarding keep what the adapter builds lazily (query, signal) unbuilt until
+    // asked for. An object literal, not a class, because guards may spread the view they get.
     const view: HttpRequestView = {
       method: request.method,
       path: request.path,

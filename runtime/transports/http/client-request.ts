@@ -90,12 +90,17 @@ export class HttpRequester {
     try {
       const client = this.options.fetch === undefined ? this.options.httpClient : undefined;
       if (client !== undefined) {
-        const headers = await this.headerRecordFor(request.headers);
+        // Without user headers the protocol headers (lower-case already) go as they are, with no
+        // Headers object and no extra await.
+        const headers = this.options.headers === undefined && this.options.requestInit?.headers === undefined
+          ? request.headers
+          : await this.headerRecordFor(request.headers);
         return await client.request({ method, url, headers, body, signal: controller.signal, redirect: this.options.requestInit?.redirect });
       }
       const headers = await this.headersFor(request.headers);
       const fetchImpl = this.options.fetch ?? defaultFetch;
-      return await fetchImpl(url, { ...this.options.requestInit, method, headers, body, signal: controller.signal });
+      // Object.assign, not a spread followed by members, which V8 builds on a slow path.
+      return await fetchImpl(url, Object.assign({}, this.options.requestInit, { method, headers, body, signal: controller.signal }));
     } catch (error) {
       const reason = timedOut ? `timed out after ${timeoutMs} ms` : controller.signal.aborted ? 'aborted' : messageOf(error);
       throw new HttpTransportError(`${method} ${url.href} failed: ${reason}`, { method, url: url.href, cause: error });
@@ -115,12 +120,8 @@ export class HttpRequester {
     return headers;
   }
 
-  /**
-   * The headers for an {@link HttpClient}, names lower-cased. Without user headers the
-   * protocol headers (the transports' own, lower-case) go as they are, with no Headers object.
-   */
+  /** The headers for an {@link HttpClient} when the user adds some, names lower-cased. */
   private async headerRecordFor(protocolHeaders: Readonly<Record<string, string>>): Promise<Readonly<Record<string, string>>> {
-    if (this.options.headers === undefined && this.options.requestInit?.headers === undefined) return protocolHeaders;
     const record: Record<string, string> = {};
     (await this.headersFor(protocolHeaders)).forEach((value, name) => {
       record[name] = value;

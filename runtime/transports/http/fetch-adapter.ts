@@ -117,16 +117,28 @@ async function readLimited(request: Request, maxBytes: number, budget?: BodyBudg
   return decodeUtf8(chunks, total);
 }
 
+/**
+ * The strict decoder every body goes through. One is enough: `decode()` without `stream` keeps
+ * no state between calls, and building a decoder costs more than decoding a small body.
+ */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Decodes collected chunks strictly: invalid UTF-8 is refused, not replaced. */
 export function decodeUtf8(chunks: readonly Uint8Array[], total: number): BodyText {
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+  // A body that arrived in one chunk (most) is decoded where it lies, without a copy.
+  let bytes: Uint8Array;
+  if (chunks.length === 1) {
+    bytes = chunks[0]!;
+  } else {
+    bytes = new Uint8Array(total);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
   }
   try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    return { ok: true, text: strictUtf8.decode(bytes) };
   } catch {
     return { ok: false, reason: 'invalid-utf8' };
   }

@@ -30,10 +30,12 @@ export function httpExtra(context: { readonly extra: MessageExtra | undefined })
 
 /** The `extra` of messages POSTed in `request` to a Streamable HTTP transport. */
 export function extraFor(request: HttpRequestView, transport: { readonly sessionId: string | undefined; closeStandaloneStream(): Promise<boolean> }): HttpMessageExtra {
-  const base: HttpMessageExtra = {
+  // Members are assigned, not spread in: V8 builds a literal with members after a spread on a slow path.
+  const extra: { -readonly [K in keyof HttpMessageExtra]: HttpMessageExtra[K] } = {
     requestHeaders: (name) => request.header(name),
-    ...(request.authInfo !== undefined ? { authInfo: request.authInfo } : {}),
     closeStandaloneStream: () => transport.closeStandaloneStream(),
   };
-  return transport.sessionId === undefined ? base : { ...base, sessionId: transport.sessionId };
+  if (request.authInfo !== undefined) extra.authInfo = request.authInfo;
+  if (transport.sessionId !== undefined) extra.sessionId = transport.sessionId;
+  return extra;
 }

@@ -165,6 +165,27 @@ describe('Protocol: incoming requests', () => {
     await transport.next();
     expect(seen).toHaveBeenCalledWith('r1', { trace: 't' }, { sessionId: 's-1' }, 'tools/call', false);
   });
+
+  it('runs the incoming middlewares around a handler unless its registration says the handler runs them, until it is replaced or removed', async () => {
+    const { protocol, transport } = await connectedEngine();
+    const passes: string[] = [];
+    protocol.middleware.use({ incoming: (call, next) => { passes.push(call.method); return next(call.params); } });
+    protocol.setRequestHandler('tools/call', () => ({ content: [] }), { runsMiddleware: true });
+    transport.deliver(toolsCall(1, { name: 'a' }));
+    await transport.next();
+    expect(passes).toEqual([]);
+    // A plain handler registered over it gets the chain from the engine again.
+    protocol.setRequestHandler('tools/call', () => ({ content: [] }));
+    transport.deliver(toolsCall(2, { name: 'a' }));
+    await transport.next();
+    expect(passes).toEqual(['tools/call']);
+    protocol.setRequestHandler('tools/call', () => ({ content: [] }), { runsMiddleware: true });
+    protocol.removeRequestHandler('tools/call');
+    protocol.setRequestHandler('tools/call', () => ({ content: [] }));
+    transport.deliver(toolsCall(3, { name: 'a' }));
+    await transport.next();
+    expect(passes).toEqual(['tools/call', 'tools/call']);
+  });
 });
 
 describe('Protocol: malformed input', () => {

@@ -80,6 +80,23 @@ describe('nodeHttpClient', () => {
     expect(server.connections()).toBe(1);
   });
 
+  it('sends each request to its own URL when one client alternates between URLs: path, query, credentials and origin', async () => {
+    const first = await serve((_seen, res) => res.writeHead(200).end('first'));
+    const second = await serve((_seen, res) => res.writeHead(200).end('second'));
+    const http = client();
+    const withCredentials = second.url('/b?x=1');
+    withCredentials.username = 'user';
+    withCredentials.password = 'p@ss';
+    const targets = [first.url('/a'), withCredentials, first.url('/a?y=%20'), first.url('/a'), second.url('/c')];
+    const answers: string[] = [];
+    for (const url of targets) answers.push(await text(await http.request({ method: 'POST', url, headers: {}, body: '{}', signal: signal() })));
+    expect(answers).toEqual(['first', 'second', 'first', 'first', 'second']);
+    expect(first.seen.map((seen) => seen.path)).toEqual(['/a', '/a?y=%20', '/a']);
+    expect(second.seen.map((seen) => seen.path)).toEqual(['/b?x=1', '/c']);
+    expect(second.seen[0]!.headers.authorization).toBe(`Basic ${Buffer.from('user:p@ss').toString('base64')}`);
+    expect(second.seen[1]!.headers.authorization).toBeUndefined();
+  });
+
   it('gives 204 no body and keeps the connection after a small body is cancelled', async () => {
     const server = await serve((seen, res) => (seen.path === '/empty' ? res.writeHead(204).end() : res.writeHead(202, { 'content-type': 'text/plain' }).end('accepted')));
     const http = client();

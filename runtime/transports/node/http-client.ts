@@ -89,8 +89,10 @@ function requestOptions(agents: Agents, url: URL, request: HttpClientRequest, ag
   const href = url.href;
   let target = agents.target;
   if (target === undefined || target.href !== href) agents.target = target = { href, options: urlToHttpOptions(url) };
-  // Object.assign, not a spread followed by members, which V8 builds on a slow path.
-  return Object.assign({}, target.options, { method: request.method, headers: request.headers, agent });
+  // Member by member: urlToHttpOptions gives a null-prototype object, which Object.assign and
+  // spreads copy on V8's slow path (several times the cost of the conversion itself).
+  const { protocol, hostname, port, path, auth } = target.options;
+  return { protocol, hostname, port, path, auth, method: request.method, headers: request.headers, agent };
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);

@@ -24,6 +24,8 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { ownCpuMicros, processCpuMicros } from './lib/cpu.js';
+import { numberArgument } from './lib/cli-args.js';
+import { median } from './lib/stats.js';
 
 type Registration = 'none' | 'noop-telemetry' | 'empty-middleware';
 type Config = 'baseline' | Registration | `before:${Registration}`;
@@ -34,11 +36,6 @@ const CONFIGS: readonly Config[] = [
   ...(baseline === undefined ? [] : ['baseline' as const]),
   ...REGISTRATIONS.flatMap((registration): Config[] => (before === undefined ? [registration] : [`before:${registration}`, registration])),
 ];
-
-function numberArgument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? fallback : Math.max(1, Number(process.argv[index + 1]));
-}
 
 const RUNS = numberArgument('--runs', 5);
 const MIN_RUN_MS = numberArgument('--ms', 1_000);
@@ -130,12 +127,6 @@ async function timedRun(connections: ReadonlyMap<Config, Connection>, order: rea
     batches++;
   }
   return new Map([...cpu].map(([config, micros]) => [config, micros / (batches * BATCH)]));
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 async function measure(transport: 'memory' | 'stdio', configs: readonly Config[]): Promise<void> {

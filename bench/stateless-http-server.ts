@@ -23,15 +23,12 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processCpuMicros } from './lib/cpu.js';
+import { numberArgument } from './lib/cli-args.js';
+import { median } from './lib/stats.js';
 
 type Config = 'floor' | 'baseline' | 'mcpgen';
 const baseline = process.env.MCPGEN_BASELINE;
 const CONFIGS: readonly Config[] = ['floor', ...(baseline === undefined ? [] : ['baseline' as const]), 'mcpgen'];
-
-function numberArgument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? fallback : Math.max(1, Number(process.argv[index + 1]));
-}
 
 const RUNS = numberArgument('--runs', 5);
 const MIN_RUN_MS = numberArgument('--ms', 1_000);
@@ -115,12 +112,6 @@ function call(target: Target, id: number): Promise<void> {
     outgoing.on('error', reject);
     outgoing.end(body);
   });
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Server CPU µs per POST of each configuration over one run, taking turns batch by batch. */

@@ -64,8 +64,10 @@ export function resolveRevisions(
 ): RevisionSet {
   // The generated pins with the default loader make the same set for the same choice, and its
   // caches (loads, modules) are the process's anyway: one set per choice is shared, because an
-  // endpoint is built per stateless HTTP request. The keys are bounded by the released revisions.
-  const key = pool === undefined && loader === defaultLoader ? `${allowed.join()}|${requested === undefined ? '*' : [...requested].sort().join()}` : undefined;
+  // endpoint is built per stateless HTTP request. Only choices naming each revision once are
+  // shared, so the keys stay within the subsets of the released revisions (per list of eras).
+  const shareable = pool === undefined && loader === defaultLoader && (requested === undefined || new Set(requested).size === requested.length);
+  const key = shareable ? `${allowed.join()}|${requested === undefined ? '*' : [...requested].sort().join()}` : undefined;
   const shared = key === undefined ? undefined : sharedSets.get(key);
   if (shared !== undefined) return shared;
   const entries: RevisionEntry[] = pool === undefined

@@ -16,6 +16,14 @@ describe('resolveRevisions', () => {
     expect(picked).not.toBe(both);
   });
 
+  it('shares only sets whose choice names each revision once, so the shared table stays within the subsets of the released revisions', () => {
+    const [older] = releasedRevisions;
+    const repeated = Array.from({ length: 3 }, () => older!);
+    const first = resolveRevisions(repeated, undefined, ['stateful', 'stateless']);
+    expect(resolveRevisions(repeated, undefined, ['stateful', 'stateless'])).not.toBe(first);
+    expect(first.revisions).toEqual(repeated);
+  });
+
   it('builds a set of its own for a loader of the caller, and still refuses an unknown revision every time', () => {
     const loader = { load: () => Promise.reject(new Error('not here')) };
     const first = resolveRevisions(undefined, undefined, ['stateful'], loader);

@@ -3,12 +3,12 @@
  * (and, opted in, the legacy HTTP+SSE transport) through a runtime-neutral request handler.
  */
 import { asError } from '../../core/errors.js';
-import { Admission } from './admission.js';
+import { Admission, guardedView } from './admission.js';
 import type { ServedSession, SessionFactory } from '../../core/session.js';
 import { guardOf, type HandlerAuth, type RequestGuard } from './auth-hooks.js';
 import type { EventStore } from './event-store.js';
 import { fetchResponseOf, viewOfFetchRequest, type FetchRequestInfo } from './fetch-adapter.js';
-import { withHeaders, type HttpReply, type HttpRequestView, type ResourceCounts } from './http-types.js';
+import { withHeaders, type BodyBudget, type HttpReply, type HttpRequestView, type ResourceCounts } from './http-types.js';
 import { LegacySseLeg, type LegacySseOptions } from './legacy-sse-server.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { selectLeg, type RouteTable } from './router.js';
@@ -179,17 +179,17 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxBatchLength = Math.max(1, options.maxBatchLength ?? DEFAULT_MAX_BATCH_LENGTH);
   const limits = { maxBodyBytes, maxBatchLength };
-  const admission = new Admission({
-    maxBytesInFlight: Math.max(maxBodyBytes, options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT),
-    maxBytesInFlightPerSession: Math.max(maxBodyBytes, options.maxBytesInFlightPerSession ?? DEFAULT_MAX_BYTES_IN_FLIGHT_PER_SESSION),
-    maxConcurrentRequests: Math.max(1, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
-    maxConcurrentRequestsPerSession: Math.max(1, options.maxConcurrentRequestsPerSession ?? DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION),
-  });
   const security = new SecurityPolicy(options);
   const legacyOptions = options.legacySse === true ? {} : options.legacySse === false ? undefined : options.legacySse;
   const legacyPaths = legacyOptions === undefined
     ? undefined
     : { ssePath: legacyOptions.ssePath ?? '/sse', messagePath: legacyOptions.messagePath ?? '/messages' };
+  const admission = new Admission({
+    maxBytesInFlight: Math.max(maxBodyBytes, options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT),
+    maxBytesInFlightPerSession: Math.max(maxBodyBytes, options.maxBytesInFlightPerSession ?? DEFAULT_MAX_BYTES_IN_FLIGHT_PER_SESSION),
+    maxConcurrentRequests: Math.max(1, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
+    maxConcurrentRequestsPerSession: Math.max(1, options.maxConcurrentRequestsPerSession ?? DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION),
+  }, { sessionQuery: legacyPaths !== undefined });
   const routes: RouteTable = { path: options.path, legacy: legacyPaths };
   const streamable = new StreamableHttpLeg({
     serverFactory: options.server,
@@ -223,13 +223,15 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const guards = [guardOf(options.auth), options.guard].filter((guard): guard is RequestGuard => guard !== undefined);
   let closed = false;
 
-  const route = async (request: HttpRequestView): Promise<HttpReply> => {
+  /** Serves `request`; a POST's body is read against `budget`, its admission ticket's. */
+  const route = async (request: HttpRequestView, budget: BodyBudget | undefined): Promise<HttpReply> => {
     const refusal = security.check(request);
     if (refusal !== undefined) {
       return errorReply(refusal.status, TRANSPORT_ERROR_CODES.BAD_REQUEST, refusal.message);
     }
-    if (request.method !== 'OPTIONS') {
+    if (request.method !== 'OPTIONS' && guards.length > 0) {
       // Guards (bearer tokens from mcpgen/auth, say) answer metadata and refusals here; the rest goes on with its authInfo.
+      request = guardedView(request, budget);
       for (const guard of guards) {
         const outcome = await guard(request);
         if ('reply' in outcome) return outcome.reply;
@@ -244,11 +246,11 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       case 'legacy-stream':
         return legacy!.openStream(request);
       case 'legacy-message':
-        return legacy!.postMessage(request);
+        return legacy!.postMessage(request, budget);
       case 'streamable':
-        return streamable.handle(request);
+        return streamable.handle(request, budget);
       case 'stateless':
-        return stateless.handle(request);
+        return stateless.handle(request, budget);
       case 'not-found':
         return errorReply(404, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Found');
     }
@@ -263,7 +265,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return withHeaders(ticket, security.responseHeaders(request));
     }
     try {
-      const reply = await route(ticket?.request ?? request);
+      const reply = await route(request, ticket?.budget);
       const settled = ticket === undefined ? reply : ticket.settle(reply);
       return request.method === 'OPTIONS' ? settled : withHeaders(settled, security.responseHeaders(request));
     } catch (error) {

@@ -9,7 +9,7 @@ import type { JSONRPCMessage } from '../../core/jsonrpc.js';
 import type { ServedSession, SessionFactory } from '../../core/session.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
-import type { HttpReply, HttpRequestView, ResourceCounts } from './http-types.js';
+import type { BodyBudget, HttpReply, HttpRequestView, ResourceCounts } from './http-types.js';
 import { bytesInFlightRefusal } from './admission.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { acceptsAll, SSE_ACCEPTS, batchLengthRefusal, isJsonContentType } from './request-checks.js';
@@ -113,6 +113,7 @@ class LegacySession implements HttpSession {
   readonly kind = 'sse' as const;
   readonly createdAt = Date.now();
   lastActivityAt = this.createdAt;
+  lastUse = 0;
 
   constructor(
     readonly id: string,
@@ -172,8 +173,8 @@ export class LegacySseLeg {
     return streamReply(connection);
   }
 
-  /** POST on the message path: hands the message to the session; its answer goes over SSE. */
-  async postMessage(request: HttpRequestView): Promise<HttpReply> {
+  /** POST on the message path: hands the message to the session; its answer goes over SSE. The body is read against `budget` (its admission's). */
+  async postMessage(request: HttpRequestView, budget?: BodyBudget): Promise<HttpReply> {
     const id = request.query.get('sessionId');
     if (id === null || id === '') {
       return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Bad Request: the sessionId query parameter is required');
@@ -191,7 +192,7 @@ export class LegacySseLeg {
     if (header !== undefined && (!session.server.supportedRevisions.includes(header) || (negotiated !== undefined && header !== negotiated))) {
       return errorReply(400, TRANSPORT_ERROR_CODES.BAD_REQUEST, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(header)}`);
     }
-    const body = await request.readBody(this.options.maxBodyBytes);
+    const body = await request.readBody(this.options.maxBodyBytes, budget);
     if (!body.ok) {
       if (body.reason === 'busy') return bytesInFlightRefusal();
     return body.reason === 'too-large'

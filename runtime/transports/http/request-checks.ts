@@ -7,7 +7,7 @@
 import { classifyMessage, type RequestId } from '../../core/jsonrpc.js';
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
 import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
-import type { HttpReply, HttpRequestView } from './http-types.js';
+import type { BodyBudget, HttpReply, HttpRequestView } from './http-types.js';
 import { bytesInFlightRefusal } from './admission.js';
 import { errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 
@@ -154,10 +154,10 @@ function refused(code: number, message: string, id: RequestId | null): RefusedPa
 /**
  * The checks every Streamable HTTP POST passes before its messages go anywhere: Accept,
  * Content-Type, the body within `maxBodyBytes` and as UTF-8, and its JSON-RPC shape with a
- * batch within `maxBatchLength`. Resolves with the accepted payload, or with the reply
+ * batch within `maxBatchLength`. The body is read against `budget`, the POST's admission. Resolves with the accepted payload, or with the reply
  * refusing the request.
  */
-export async function readPostedMessages(request: HttpRequestView, limits: PostLimits): Promise<AcceptedPayload | HttpReply> {
+export async function readPostedMessages(request: HttpRequestView, limits: PostLimits, budget?: BodyBudget): Promise<AcceptedPayload | HttpReply> {
   const { maxBodyBytes } = limits;
   if (!acceptsAll(request.header('accept'), POST_ACCEPTS)) {
     return errorReply(406, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Not Acceptable: the client must accept both application/json and text/event-stream');
@@ -165,7 +165,7 @@ export async function readPostedMessages(request: HttpRequestView, limits: PostL
   if (!isJsonContentType(request.header('content-type'))) {
     return errorReply(415, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
   }
-  const body = await request.readBody(maxBodyBytes);
+  const body = await request.readBody(maxBodyBytes, budget);
   if (!body.ok) {
     if (body.reason === 'busy') return bytesInFlightRefusal();
     return body.reason === 'too-large'

@@ -31,6 +31,8 @@ export interface HttpSession {
   readonly owner: string | undefined;
   readonly createdAt: number;
   lastActivityAt: number;
+  /** The registry's use counter at the session's last request: the order eviction goes by. */
+  lastUse: number;
   /** Requests received and not answered yet. */
   pendingRequests(): number;
   /** HTTP connections currently carrying the session's streams. */
@@ -143,6 +145,8 @@ const MAX_SWEEP_INTERVAL_MS = 60_000;
 export class SessionRegistry implements SessionDirectory {
   private readonly sessions = new Map<string, HttpSession>();
   private readonly options: SessionRegistryOptions;
+  /** Counts lookups; it orders sessions by use where milliseconds tie, without reordering the map per request. */
+  private uses = 0;
   private sweep: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: SessionRegistryOptions = { idleTimeoutMs: 0, report: () => undefined }) {
@@ -164,8 +168,7 @@ export class SessionRegistry implements SessionDirectory {
       return undefined;
     }
     session.lastActivityAt = Date.now();
-    this.sessions.delete(id);
-    this.sessions.set(id, session);
+    session.lastUse = ++this.uses;
     return session;
   }
 
@@ -186,6 +189,7 @@ export class SessionRegistry implements SessionDirectory {
   }
 
   add(session: HttpSession): void {
+    session.lastUse = ++this.uses;
     this.sessions.set(session.id, session);
     this.startSweep();
   }
@@ -228,13 +232,14 @@ export class SessionRegistry implements SessionDirectory {
    * 404, as for any ended session.
    */
   evictIdle(): boolean {
+    // A scan, which runs only when the table is full, instead of keeping the map in use order, which every request would pay for.
+    let oldest: HttpSession | undefined;
     for (const session of this.sessions.values()) {
-      if (isIdle(session)) {
-        this.close(session.id).catch((error: unknown) => this.options.report(asError(error)));
-        return true;
-      }
+      if ((oldest === undefined || session.lastUse < oldest.lastUse) && isIdle(session)) oldest = session;
     }
-    return false;
+    if (oldest === undefined) return false;
+    this.close(oldest.id).catch((error: unknown) => this.options.report(asError(error)));
+    return true;
   }
 
   private startSweep(): void {

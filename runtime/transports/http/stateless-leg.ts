@@ -11,7 +11,7 @@ import type { ServedSession, SessionFactory } from '../../core/session.js';
 import { CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META, requestMeta } from '../../era/meta.js';
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
 import { pinnedFacts, statelessRevisions } from '../../core/revisions.js';
-import type { HttpReply, HttpRequestView } from './http-types.js';
+import type { BodyBudget, HttpReply, HttpRequestView } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { readPostedMessages, type PostLimits } from './request-checks.js';
 import { decodeHeaderValue, nameTarget, parameterHeaderMismatch } from '../../era/mcp-headers.js';
@@ -62,12 +62,12 @@ export class StatelessHttpLeg {
     return this.active.size;
   }
 
-  /** Answers one request. */
-  handle(request: HttpRequestView): Promise<HttpReply> | HttpReply {
+  /** Answers one request; a POST's body is read against `budget` (its admission's). */
+  handle(request: HttpRequestView, budget?: BodyBudget): Promise<HttpReply> | HttpReply {
     if (request.method !== 'POST') {
       return errorReply(405, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Method Not Allowed: this protocol version uses POST only', { allow: 'POST' });
     }
-    return this.post(request);
+    return this.post(request, budget);
   }
 
   /** Ends every request in progress (open listen streams get their closing result). */
@@ -75,8 +75,8 @@ export class StatelessHttpLeg {
     await Promise.all([...this.active].map((server) => server.close().catch(() => undefined)));
   }
 
-  private async post(request: HttpRequestView): Promise<HttpReply> {
-    const payload = await readPostedMessages(request, this.options.limits);
+  private async post(request: HttpRequestView, budget: BodyBudget | undefined): Promise<HttpReply> {
+    const payload = await readPostedMessages(request, this.options.limits, budget);
     if (payload.kind !== 'messages') return payload;
     if (payload.batch) {
       return errorReply(400, TRANSPORT_ERROR_CODES.INVALID_REQUEST, 'Invalid Request: the body must be a single JSON-RPC message in this protocol version');

@@ -8,7 +8,7 @@ import { pinnedFacts } from '../../core/revisions.js';
 import type { RevisionFacts } from '../../core/revision-facts.js';
 import { statefulRevisions } from '../../core/revisions.js';
 import type { ServedSession, SessionFactory } from '../../core/session.js';
-import type { HttpReply, HttpRequestView } from './http-types.js';
+import type { BodyBudget, HttpReply, HttpRequestView } from './http-types.js';
 import { discardReply, withHeaders } from './http-types.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES, unsupportedVersion } from './replies.js';
 import { acceptsAll, SSE_ACCEPTS, readPostedMessages, type AcceptedPayload, type PostLimits } from './request-checks.js';
@@ -45,6 +45,7 @@ class StreamableSession implements HttpSession {
   readonly kind = 'streamable-http' as const;
   readonly createdAt = Date.now();
   lastActivityAt = this.createdAt;
+  lastUse = 0;
 
   constructor(
     readonly id: string,
@@ -84,11 +85,11 @@ export class StreamableHttpLeg {
     this.options = options;
   }
 
-  /** Answers one request to the MCP endpoint. */
-  handle(request: HttpRequestView): Promise<HttpReply> | HttpReply {
+  /** Answers one request to the MCP endpoint; a POST's body is read against `budget` (its admission's). */
+  handle(request: HttpRequestView, budget?: BodyBudget): Promise<HttpReply> | HttpReply {
     switch (request.method) {
       case 'POST':
-        return this.post(request);
+        return this.post(request, budget);
       case 'GET':
         return this.options.sessions ? this.get(request) : this.methodNotAllowed();
       case 'DELETE':
@@ -103,8 +104,8 @@ export class StreamableHttpLeg {
     return errorReply(405, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'Method Not Allowed', { allow });
   }
 
-  private async post(request: HttpRequestView): Promise<HttpReply> {
-    const payload = await readPostedMessages(request, this.options.limits);
+  private async post(request: HttpRequestView, budget: BodyBudget | undefined): Promise<HttpReply> {
+    const payload = await readPostedMessages(request, this.options.limits, budget);
     if (payload.kind !== 'messages') return payload;
     if (!this.options.sessions) {
       return postWithoutSession(request, payload, this.options);

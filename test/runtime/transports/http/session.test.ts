@@ -90,6 +90,22 @@ describe('a full session table', () => {
     expect(await echo(third)).toBe(200);
   });
 
+  it('goes by use order when every use falls in the same millisecond', async () => {
+    rig = createRig({ maxSessions: 3 });
+    const first = await rig.open();
+    const second = await rig.open();
+    const third = await rig.open();
+    expect(await echo(first)).toBe(200);
+    expect(await echo(second)).toBe(200);
+    const fourth = await rig.open();
+    expect(await echo(third)).toBe(404);
+    const fifth = await rig.open();
+    expect(await echo(first)).toBe(404);
+    expect(await echo(second)).toBe(200);
+    expect(await echo(fourth)).toBe(200);
+    expect(await echo(fifth)).toBe(200);
+  });
+
   it('answers 503 only when no session is idle (an open stream, a request in flight)', async () => {
     rig = createRig({ maxSessions: 2 });
     const streaming = await rig.open();

@@ -323,6 +323,29 @@ describe('Node adapter: requests in flight', () => {
     expect(after.status).toBe(200);
   });
 
+  it('holds the same bound behind a guard that spreads the request it passes on', async () => {
+    const url = await start({ maxBodyBytes: 4_000, maxBytesInFlight: 10_000, guard: async (request) => ({ request: { ...request, authInfo: { token: 't' } } }) });
+    const requests = Array.from({ length: 23 }, () => slowBody(url, {}, 3_000));
+    expect(await firstAnswers(requests, 20)).toEqual(Array.from({ length: 20 }, () => 503));
+    for (const request of requests) request.socket.destroy();
+    await Promise.all(requests.map((request) => request.answer));
+  });
+
+  it('counts a body the guard reads itself against maxBytesInFlight', async () => {
+    const url = await start({
+      maxBodyBytes: 4_000,
+      maxBytesInFlight: 10_000,
+      guard: async (request) => {
+        const body = await request.readBody(4_000);
+        return { reply: { kind: 'body', status: body.ok ? 200 : body.reason === 'busy' ? 503 : 400, headers: {} } };
+      },
+    });
+    const requests = Array.from({ length: 23 }, () => slowBody(url, {}, 3_000));
+    expect(await firstAnswers(requests, 20)).toEqual(Array.from({ length: 20 }, () => 503));
+    for (const request of requests) request.socket.destroy();
+    await Promise.all(requests.map((request) => request.answer));
+  });
+
   it('caps concurrent requests per server (503) and per session (429)', async () => {
     const url = await start({ maxConcurrentRequests: 6, maxConcurrentRequestsPerSession: 2 });
     const session = await openSession(url);

@@ -101,7 +101,7 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 /** Request headers that describe the body, dropped when a redirect turns the request into a GET. */
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
 
-/** Sends `request`; `retry` allows one resend after a reused connection was found closed. */
+/** Sends `request`; `retry` allows one resend of a GET or DELETE after a reused connection was found closed. */
 function send(agents: Agents, request: HttpClientRequest, redirectsLeft: number, retry: boolean): Promise<ClientResponse> {
   return new Promise<ClientResponse>((resolve, reject) => {
     const { url, signal } = request;
@@ -153,7 +153,10 @@ function send(agents: Agents, request: HttpClientRequest, redirectsLeft: number,
       detach();
       if (signal.aborted) {
         reject(signal.reason);
-      } else if (retry && outgoing.reusedSocket && error.code === 'ECONNRESET') {
+      } else if (retry && outgoing.reusedSocket && error.code === 'ECONNRESET' && request.method !== 'POST') {
+        // A keep-alive connection the server closed as the request went out: sent again once,
+        // but only when it is idempotent. A POST may have reached the server and run already
+        // (a tools/call with side effects), so its failure goes to the caller instead.
         resolve(send(agents, request, redirectsLeft, false));
       } else {
         reject(error);

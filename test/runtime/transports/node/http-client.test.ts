@@ -97,6 +97,19 @@ describe('nodeHttpClient', () => {
     expect(second.seen[1]!.headers.authorization).toBeUndefined();
   });
 
+  it('sends a GET again after a reused connection drops it, but never a POST, which the server may have run', async () => {
+    let dropped = 0;
+    const server = await serve((seen, res) => {
+      if (seen.path === '/drop' && dropped++ % 2 === 0) res.socket!.destroy();
+      else res.writeHead(200).end(`${seen.method} ${seen.path}`);
+    });
+    const http = client();
+    expect(await text(await http.request({ method: 'POST', url: server.url('/warm'), headers: {}, body: '{}', signal: signal() }))).toBe('POST /warm');
+    expect(await text(await http.request({ method: 'GET', url: server.url('/drop'), headers: {}, signal: signal() }))).toBe('GET /drop');
+    await expect(http.request({ method: 'POST', url: server.url('/drop'), headers: {}, body: '{}', signal: signal() })).rejects.toThrow();
+    expect(server.seen.map((seen) => `${seen.method} ${seen.path}`)).toEqual(['POST /warm', 'GET /drop', 'GET /drop', 'POST /drop']);
+  });
+
   it('gives 204 no body and keeps the connection after a small body is cancelled', async () => {
     const server = await serve((seen, res) => (seen.path === '/empty' ? res.writeHead(204).end() : res.writeHead(202, { 'content-type': 'text/plain' }).end('accepted')));
     const http = client();

@@ -11,8 +11,8 @@ import { SdkError } from '../../core/errors.js';
 import { isJsonObject, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
 import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
 import type { HttpTransportError } from './client-errors.js';
-import { childController } from './client-request.js';
-import { describeMessage, postRetryPolicy, retryPost, type PostRetryOptions, type PostRetryPolicy } from './client-post-retry.js';
+import { RequestAbort } from './client-request.js';
+import { postRetryPolicy, retryPost, type PostRetryOptions, type PostRetryPolicy } from './client-post-retry.js';
 
 /** How answer POSTs are retried (see {@link PostRetryOptions}). */
 export type AnswerRetryOptions = PostRetryOptions;
@@ -53,7 +53,7 @@ export class AnswerPoster {
   /** Stream readers held until no answer waits. */
   private readers: (() => void)[] = [];
   /** The answers being sent, by the id they answer, with what stops their retries. */
-  private readonly sending = new Map<RequestId, AbortController>();
+  private readonly sending = new Map<RequestId, RequestAbort>();
 
   constructor(options: AnswerOptions, signal: AbortSignal) {
     this.policy = postRetryPolicy(options.answerRetry, 'answerRetry');
@@ -86,16 +86,16 @@ export class AnswerPoster {
       this.inFlight++;
     }
     const ids = answeredIds(message);
-    const withdrawn = childController(this.signal);
-    for (const id of ids) this.sending.set(id, withdrawn.controller);
+    const withdrawn = new RequestAbort(this.signal);
+    for (const id of ids) this.sending.set(id, withdrawn);
     try {
-      await retryPost(this.policy, { message, attempt: post, passing, signal: withdrawn.signal, what: describeMessage(message, true) });
+      await retryPost(this.policy, { message, attempt: post, passing, abort: withdrawn, answers: true });
     } catch (error) {
       // The server cancelled the request meanwhile: it wants no answer any more.
-      if (withdrawn.signal.aborted && !this.signal.aborted) return;
+      if (withdrawn.aborted && !this.signal.aborted) return;
       throw error;
     } finally {
-      for (const id of ids) if (this.sending.get(id) === withdrawn.controller) this.sending.delete(id);
+      for (const id of ids) if (this.sending.get(id) === withdrawn) this.sending.delete(id);
       withdrawn.release();
       this.next();
     }

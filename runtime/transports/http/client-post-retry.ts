@@ -7,7 +7,7 @@
 import { SdkError } from '../../core/errors.js';
 import type { JSONRPCMessage, RequestId } from '../../core/jsonrpc.js';
 import { findHttpTransportError, HttpTransportError } from './client-errors.js';
-import { childController, delay } from './client-request.js';
+import { delay, RequestAbort } from './client-request.js';
 import { reconnectDelay, type ReconnectPolicy } from './client-reconnect.js';
 
 /** How a POST that met a passing failure is retried. */
@@ -56,9 +56,9 @@ export interface RetriedPost {
   /** Whether a failure is worth another attempt. */
   readonly passing: (error: HttpTransportError) => boolean;
   /** Aborts the waits between attempts: the transport closed, or the message is no longer wanted. */
-  readonly signal: AbortSignal;
-  /** Names the message in the give-up error, e.g. `The answer to request 3`. */
-  readonly what: string;
+  readonly abort: RequestAbort;
+  /** Whether the message answers the server's requests, which is how the give-up error names it (see describeMessage). */
+  readonly answers: boolean;
 }
 
 /**
@@ -75,13 +75,13 @@ export async function retryPost(policy: PostRetryPolicy, post: RetriedPost): Pro
       return;
     } catch (error) {
       const http = findHttpTransportError(error);
-      if (post.signal.aborted) throw post.signal.reason;
+      if (post.abort.aborted) throw post.abort.reason;
       if (http === undefined || !post.passing(http)) throw giveUp(post, attempt, started, error, http, 'the last one was refused for good');
       if (attempt > policy.maxRetries) throw giveUp(post, attempt, started, error, http, 'retries exhausted');
       wait = Math.min(Math.max(reconnectDelay(policy, attempt - 1, undefined), http.retryAfterMs ?? 0), policy.maxDelayMs);
       if (Date.now() - started + wait > policy.maxElapsedMs) throw giveUp(post, attempt, started, error, http, `retry budget of ${policy.maxElapsedMs} ms exhausted`);
     }
-    await delay(wait, post.signal);
+    await delay(wait, post.abort.signal);
   }
 }
 
@@ -89,7 +89,7 @@ function giveUp(post: RetriedPost, attempts: number, started: number, error: unk
   if (http === undefined) return error instanceof Error ? error : new Error(String(error));
   const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
   const detail = attempts === 1 ? '' : ` over ${Date.now() - started} ms, ${why}`;
-  return new HttpTransportError(`${post.what} could not be sent (${tries}${detail}): ${http.message}`, {
+  return new HttpTransportError(`${describeMessage(post.message, post.answers)} could not be sent (${tries}${detail}): ${http.message}`, {
     method: http.method,
     url: http.url,
     status: http.status,
@@ -123,7 +123,7 @@ export function describeMessage(message: JSONRPCMessage | JSONRPCMessage[], answ
  * one entry per request being sent, so it is bounded by the requests in flight.
  */
 export class RequestRetrier {
-  private readonly retrying = new Map<RequestId, AbortController>();
+  private readonly retrying = new Map<RequestId, RequestAbort>();
 
   constructor(
     private readonly policy: PostRetryPolicy,
@@ -133,18 +133,18 @@ export class RequestRetrier {
 
   /** Runs `attempt` for `message` (whose request ids are `ids`) under the retry policy. */
   async send(message: JSONRPCMessage | JSONRPCMessage[], ids: readonly RequestId[], attempt: () => Promise<void>): Promise<void> {
-    const withdrawn = childController(this.signal);
-    for (const id of ids) this.retrying.set(id, withdrawn.controller);
+    const withdrawn = new RequestAbort(this.signal);
+    for (const id of ids) this.retrying.set(id, withdrawn);
     try {
       await retryPost(this.policy, {
         message,
         attempt,
         passing: (error) => error.status === 503 || error.status === 429,
-        signal: withdrawn.signal,
-        what: describeMessage(message, false),
+        abort: withdrawn,
+        answers: false,
       });
     } finally {
-      for (const id of ids) if (this.retrying.get(id) === withdrawn.controller) this.retrying.delete(id);
+      for (const id of ids) if (this.retrying.get(id) === withdrawn) this.retrying.delete(id);
       withdrawn.release();
     }
   }

@@ -8,7 +8,7 @@ import { messageOf } from '../../core/errors.js';
 import { decodeMessage, ParseFailure } from '../../core/wire-format.js';
 import { HttpTransportError } from './client-errors.js';
 import { clientLimits, readBoundedText, type ClientLimitOptions, type ClientLimits } from './client-limits.js';
-import type { ClientResponse, HttpClient } from './client-response.js';
+import type { AbortHook, ClientResponse, HttpClient } from './client-response.js';
 
 /** The subset of `fetch` the transports call; pass a wrapper to add auth, logging or proxies. */
 export type FetchLike = (url: URL, init: RequestInit) => Promise<Response>;
@@ -56,7 +56,7 @@ export interface OutgoingHttpRequest {
    * Aborts the request and, later, its response body. The requester aborts it itself when
    * the headers do not arrive in time, so it must belong to this one request.
    */
-  readonly controller: AbortController;
+  readonly abort: RequestAbort;
   /** Overrides the requester's `requestTimeoutMs` for this request. */
   readonly timeoutMs?: number | undefined;
 }
@@ -78,14 +78,14 @@ export class HttpRequester {
    * failure, timeout or abort.
    */
   async send(request: OutgoingHttpRequest): Promise<ClientResponse> {
-    const { method, url, body, controller } = request;
+    const { method, url, body, abort } = request;
     const timeoutMs = request.timeoutMs ?? this.options.requestTimeoutMs;
     let timedOut = false;
     const timer = timeoutMs === undefined
       ? undefined
       : setTimeout(() => {
         timedOut = true;
-        controller.abort(new Error(`no response within ${timeoutMs} ms`));
+        abort.abort(new Error(`no response within ${timeoutMs} ms`));
       }, timeoutMs);
     try {
       const client = this.options.fetch === undefined ? this.options.httpClient : undefined;
@@ -95,14 +95,17 @@ export class HttpRequester {
         const headers = this.options.headers === undefined && this.options.requestInit?.headers === undefined
           ? request.headers
           : await this.headerRecordFor(request.headers);
-        return await client.request({ method, url, headers, body, signal: controller.signal, redirect: this.options.requestInit?.redirect });
+        const redirect = this.options.requestInit?.redirect;
+        return await (client.dispatch !== undefined
+          ? client.dispatch({ method, url, headers, body, redirect }, abort)
+          : client.request({ method, url, headers, body, signal: abort.signal, redirect }));
       }
       const headers = await this.headersFor(request.headers);
       const fetchImpl = this.options.fetch ?? defaultFetch;
       // Object.assign, not a spread followed by members, which V8 builds on a slow path.
-      return await fetchImpl(url, Object.assign({}, this.options.requestInit, { method, headers, body, signal: controller.signal }));
+      return await fetchImpl(url, Object.assign({}, this.options.requestInit, { method, headers, body, signal: abort.signal }));
     } catch (error) {
-      const reason = timedOut ? `timed out after ${timeoutMs} ms` : controller.signal.aborted ? 'aborted' : messageOf(error);
+      const reason = timedOut ? `timed out after ${timeoutMs} ms` : abort.aborted ? 'aborted' : messageOf(error);
       throw new HttpTransportError(`${method} ${url.href} failed: ${reason}`, { method, url: url.href, cause: error });
     } finally {
       clearTimeout(timer);
@@ -188,45 +191,88 @@ export function mediaTypeOf(response: ClientResponse): string {
   return value.split(';', 1)[0]!.trim().toLowerCase();
 }
 
-/** An AbortController for one request that also aborts when `parent` does. */
-export interface ChildController {
-  readonly controller: AbortController;
-  readonly signal: AbortSignal;
-  /** Unlinks it from the parent; call once the request and its body are done. */
-  release(): void;
-}
-
 /** The live children of each parent signal, so a parent carries one listener however many requests are in flight. */
-const childrenOf = new WeakMap<AbortSignal, Set<AbortController>>();
+const childrenOf = new WeakMap<AbortSignal, Set<RequestAbort>>();
 
 /**
- * Creates a {@link ChildController} of `parent`. The parent lives as long as the transport, so
- * it holds one shared listener rather than one per request (64 requests in flight would
- * otherwise trip the runtime's listener-leak warning), and release() unlinks the child.
+ * Aborts one request and, later, its response body; also aborted when its parent signal (the
+ * transport's) aborts. Its AbortSignal is built only when something asks for it: most requests
+ * are never aborted, and an AbortSignal with its first listener is among the costliest objects
+ * of a POST. {@link HttpClient}s that take an {@link AbortHook} never ask.
+ *
+ * A parent lives as long as the transport, so it holds one shared listener rather than one per
+ * request (64 requests in flight would otherwise trip the runtime's listener-leak warning);
+ * `release()` unlinks the child once its request and body are done.
  */
-export function childController(parent: AbortSignal): ChildController {
-  const controller = new AbortController();
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { controller, signal: controller.signal, release: () => {} };
-  }
-  let children = childrenOf.get(parent);
-  if (children === undefined) {
-    const created = new Set<AbortController>();
-    children = created;
-    childrenOf.set(parent, created);
-    parent.addEventListener(
-      'abort',
-      () => {
+export class RequestAbort implements AbortHook {
+  private controller: AbortController | undefined;
+  private state: { readonly reason: unknown } | undefined;
+  private listeners: (() => void)[] | undefined;
+  private readonly siblings: Set<RequestAbort> | undefined;
+
+  constructor(parent?: AbortSignal) {
+    if (parent === undefined) return;
+    if (parent.aborted) {
+      this.state = { reason: parent.reason };
+      return;
+    }
+    let children = childrenOf.get(parent);
+    if (children === undefined) {
+      const created = new Set<RequestAbort>();
+      children = created;
+      childrenOf.set(parent, created);
+      parent.addEventListener('abort', () => {
         for (const child of created) child.abort(parent.reason);
         created.clear();
-      },
-      { once: true },
-    );
+      }, { once: true });
+    }
+    children.add(this);
+    this.siblings = children;
   }
-  children.add(controller);
-  const linked = children;
-  return { controller, signal: controller.signal, release: () => linked.delete(controller) };
+
+  get aborted(): boolean {
+    return this.state !== undefined;
+  }
+
+  get reason(): unknown {
+    return this.state?.reason;
+  }
+
+  /** An AbortSignal that follows this abort, built on first use. */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.state !== undefined) this.controller.abort(this.state.reason);
+    }
+    return this.controller.signal;
+  }
+
+  /** Aborts with `reason` (default: an AbortError, as AbortController's); later calls do nothing. */
+  abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
+    if (this.state !== undefined) return;
+    this.state = { reason };
+    this.controller?.abort(reason);
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener();
+  }
+
+  whenAborted(listener: () => void): () => void {
+    if (this.state !== undefined) {
+      listener();
+      return () => undefined;
+    }
+    (this.listeners ??= []).push(listener);
+    return () => {
+      const index = this.listeners?.indexOf(listener) ?? -1;
+      if (index >= 0) this.listeners!.splice(index, 1);
+    };
+  }
+
+  /** Unlinks it from the parent; call once the request and its body are done. */
+  release(): void {
+    this.siblings?.delete(this);
+  }
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as `signal` aborts. */

@@ -42,6 +42,18 @@ export interface ClientResponse {
   readonly body: ClientBody | null;
 }
 
+/**
+ * How an {@link HttpClient} learns that a request was aborted, without an AbortSignal: see
+ * {@link HttpClient.dispatch}.
+ */
+export interface AbortHook {
+  readonly aborted: boolean;
+  /** Why, once aborted. */
+  readonly reason: unknown;
+  /** Calls `listener` once when the request is aborted (at once if it is already); returns what detaches it. */
+  whenAborted(listener: () => void): () => void;
+}
+
 /** One request an {@link HttpClient} sends. */
 export interface HttpClientRequest {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -80,4 +92,10 @@ export interface HttpClient {
    * response arrives (network failure, abort).
    */
   request(request: HttpClientRequest): Promise<ClientResponse>;
+  /**
+   * Optional: `request` with its abort as an {@link AbortHook} in place of `signal`. The
+   * transports call it when present: most requests are never aborted, and this way none of
+   * them pays for an AbortSignal (`nodeHttpClient` has it).
+   */
+  dispatch?(request: Omit<HttpClientRequest, 'signal'>, abort: AbortHook): Promise<ClientResponse>;
 }

@@ -5,7 +5,7 @@
  */
 import type { TransportSendOptions } from '../../core/transport.js';
 import { HttpTransportError } from './client-errors.js';
-import { discardBody, type HttpRequester } from './client-request.js';
+import { discardBody, RequestAbort, type HttpRequester } from './client-request.js';
 import type { ClientResponse } from './client-response.js';
 import { eraOf, type StatelessFacts } from './client-stateless.js';
 
@@ -67,7 +67,7 @@ export class ClientSessionState {
   async terminate(requester: HttpRequester, url: URL, timeoutMs: number): Promise<void> {
     const sessionId = this.sessionId;
     if (sessionId === undefined) return;
-    const response = await requester.send({ method: 'DELETE', url, headers: this.headers({}), controller: new AbortController(), timeoutMs });
+    const response = await requester.send({ method: 'DELETE', url, headers: this.headers({}), abort: new RequestAbort(), timeoutMs });
     if (!response.ok && response.status !== 405 && response.status !== 404) {
       throw await HttpTransportError.fromResponse('DELETE', url, response, 'Terminating the session', requester.limits.errorBodyBytes);
     }

@@ -11,7 +11,7 @@ import { HttpTransportError } from './client-errors.js';
 import { readEventStream } from './client-event-stream.js';
 import type { ClientResponse } from './client-response.js';
 import { reconnectDelay, type ReconnectPolicy } from './client-reconnect.js';
-import { delay, discardBody, mediaTypeOf, type ChildController } from './client-request.js';
+import { delay, discardBody, mediaTypeOf, type RequestAbort } from './client-request.js';
 
 /** The state of one logical event stream, kept across its reconnections. */
 export interface StreamTask {
@@ -20,7 +20,7 @@ export interface StreamTask {
   /** Requests whose answers the stream owes (post streams only). */
   readonly ids: readonly RequestId[];
   /** Aborts every connection of the stream; released when the stream is done. */
-  readonly abort: ChildController;
+  readonly abort: RequestAbort;
   /** The stream's cursor: the last event id seen ('' before any). */
   lastEventId: string;
   /** The server's last `retry` value on this stream, in milliseconds. */
@@ -41,7 +41,7 @@ export interface StreamHost {
   /** Holds reading while too many answers are on their way (see EventStreamOptions.ready). */
   readonly ready?: (() => Promise<void> | undefined) | undefined;
   /** Sends a GET with these headers plus the transport's protocol headers. */
-  get(headers: Record<string, string>, controller: AbortController): Promise<ClientResponse>;
+  get(headers: Record<string, string>, abort: RequestAbort): Promise<ClientResponse>;
   /** Receives each decoded message (or ParseFailure) of the stream. */
   deliver(value: unknown): void;
   /** Whether the transport still waits for an answer to `id`. */
@@ -131,7 +131,7 @@ export async function followStream(host: StreamHost, task: StreamTask, initial: 
     }
   } catch (error) {
     // Only the abort of `delay` lands here: the transport closed or the stream was replaced.
-    if (!task.abort.signal.aborted) host.report(asError(error));
+    if (!task.abort.aborted) host.report(asError(error));
   } finally {
     task.abort.release();
   }
@@ -165,7 +165,7 @@ async function consume(host: StreamHost, task: StreamTask, response: ClientRespo
     progressed = true;
     task.lastEventId = end.lastEventId;
   }
-  if (end.error !== undefined && !task.abort.signal.aborted) {
+  if (end.error !== undefined && !task.abort.aborted) {
     host.report(new HttpTransportError(`The event stream from ${host.url.href} failed: ${end.error.message}`, {
       method: task.kind === 'post' ? 'POST' : 'GET', url: host.url.href, cause: end.error,
     }));
@@ -178,7 +178,7 @@ async function openGet(host: StreamHost, task: StreamTask): Promise<GetAttempt> 
   if (task.lastEventId !== '') headers['last-event-id'] = task.lastEventId;
   let response: ClientResponse;
   try {
-    response = await host.get(headers, task.abort.controller);
+    response = await host.get(headers, task.abort);
   } catch (error) {
     return { error: error as HttpTransportError, retryable: true };
   }
@@ -200,7 +200,7 @@ async function openGet(host: StreamHost, task: StreamTask): Promise<GetAttempt> 
 }
 
 function stillNeeded(host: StreamHost, task: StreamTask): boolean {
-  if (task.abort.signal.aborted) return false;
+  if (task.abort.aborted) return false;
   return task.kind === 'standalone' || task.ids.some((id) => host.awaits(id));
 }
 

@@ -16,7 +16,7 @@ import type { StreamableHttpClientTransportOptions } from './client-options.js';
 import type { ClientResponse } from './client-response.js';
 import { reconnectPolicy, type ReconnectPolicy } from './client-reconnect.js';
 import { SessionRenewer, type RenewalHost } from './client-renewal.js';
-import { childController, discardBody, HttpRequester, mediaTypeOf, readJsonAnswer, type ChildController } from './client-request.js';
+import { discardBody, HttpRequester, mediaTypeOf, readJsonAnswer, RequestAbort } from './client-request.js';
 import { ClientSessionState } from './client-session-state.js';
 import { errorAnswerOf, StatelessExchanges } from './client-stateless.js';
 import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
@@ -163,7 +163,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (id === undefined) return;
       this.unanswered.delete(id);
       const cancelled = new SdkError('REQUEST_CANCELLED', 'Request cancelled by the client');
-      this.exchanges.inflight.get(id)?.controller.abort(cancelled);
+      this.exchanges.inflight.get(id)?.abort(cancelled);
       this.retrier.withdraw(id, cancelled);
       return;
     }
@@ -215,7 +215,7 @@ export class StreamableHttpClientTransport implements Transport {
     const sentSession = session.sessionId;
     const stateless = session.stateless;
     const initialize = isInitializeRequest(message);
-    const abort = childController(this.master.signal);
+    const abort = new RequestAbort(this.master.signal);
     for (const id of ids) this.unanswered.add(id);
     if (stateless !== undefined) for (const id of ids) this.exchanges.inflight.set(id, abort);
     let streaming = false;
@@ -225,7 +225,7 @@ export class StreamableHttpClientTransport implements Transport {
         url: this.url,
         headers: stateless === undefined ? session.headers(POST_HEADERS, initialize) : { ...session.headers(POST_HEADERS, initialize), ...this.exchanges.metadataHeaders(stateless, message) },
         body,
-        controller: abort.controller,
+        abort,
       });
       if (initialize) session.capture(response);
       if (response.status === 404 && sentSession !== undefined && mode === 'renewable' && this.renewer.canRenew(message)) {
@@ -251,7 +251,7 @@ export class StreamableHttpClientTransport implements Transport {
    * Handles a POST's response. Returns true when an SSE stream was opened and is now read in
    * the background (which then owns `abort`).
    */
-  private async accept(response: ClientResponse, ids: readonly RequestId[], abort: ChildController): Promise<boolean> {
+  private async accept(response: ClientResponse, ids: readonly RequestId[], abort: RequestAbort): Promise<boolean> {
     if (!response.ok) {
       const error = await HttpTransportError.fromResponse('POST', this.url, response, undefined, this.requester.limits.errorBodyBytes);
       const answer = this.session.stateless === undefined ? undefined : errorAnswerOf(error, ids);
@@ -281,7 +281,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.options.openStandaloneStream === false || this.standalone !== undefined || this.closing !== undefined) {
       return;
     }
-    const task: StreamTask = { kind: 'standalone', ids: [], abort: childController(this.master.signal), lastEventId: '', retryMs: undefined };
+    const task: StreamTask = { kind: 'standalone', ids: [], abort: new RequestAbort(this.master.signal), lastEventId: '', retryMs: undefined };
     this.standalone = task;
     void followStream(this.streamHost, task, undefined).finally(() => {
       if (this.standalone === task) this.standalone = undefined;
@@ -351,7 +351,7 @@ export class StreamableHttpClientTransport implements Transport {
       hideResponse: (id) => new Promise<unknown>((resolve) => this.hidden.set(id, resolve)),
       forgetResponse: (id) => this.hidden.delete(id),
       dropStandaloneStream: () => {
-        this.standalone?.abort.controller.abort(new Error('session expired'));
+        this.standalone?.abort.abort(new Error('session expired'));
         this.standalone = undefined;
       },
       renewed: (expired) => {
@@ -372,7 +372,7 @@ export class StreamableHttpClientTransport implements Transport {
       maxEventBytes: this.requester.limits.maxEventBytes,
       errorBodyBytes: this.requester.limits.errorBodyBytes,
       ready: () => this.answers.ready(),
-      get: (headers, controller) => this.requester.send({ method: 'GET', url: this.url, headers: this.session.headers(headers), controller }),
+      get: (headers, abort) => this.requester.send({ method: 'GET', url: this.url, headers: this.session.headers(headers), abort }),
       deliver: (value) => this.deliver(value),
       awaits: (id) => this.unanswered.has(id),
       fail: (ids, reason) => this.failUnanswered(ids, reason),

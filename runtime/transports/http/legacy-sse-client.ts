@@ -12,7 +12,7 @@ import { HttpTransportError } from './client-errors.js';
 import { readEventStream, type EventStreamEnd } from './client-event-stream.js';
 import { AnswerPoster, isAnswer, type AnswerOptions } from './client-answers.js';
 import type { ClientResponse } from './client-response.js';
-import { childController, discardBody, HttpRequester, mediaTypeOf, type HttpClientOptions } from './client-request.js';
+import { discardBody, RequestAbort, HttpRequester, mediaTypeOf, type HttpClientOptions } from './client-request.js';
 
 /** Default wait for the server's `endpoint` event: 10 s. */
 export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
@@ -84,13 +84,13 @@ export class LegacySseClientTransport implements Transport {
       throw new SdkError('NOT_CONNECTED', 'LegacySseClientTransport is closed');
     }
     this.started = true;
-    const stream = childController(this.master.signal);
+    const stream = new RequestAbort(this.master.signal);
     try {
       const response = await this.requester.send({
         method: 'GET',
         url: this.url,
         headers: { accept: 'text/event-stream' },
-        controller: stream.controller,
+        abort: stream,
       });
       if (!response.ok) {
         throw await HttpTransportError.fromResponse('GET', this.url, response, 'Opening the SSE stream', this.requester.limits.errorBodyBytes);
@@ -99,9 +99,9 @@ export class LegacySseClientTransport implements Transport {
         await discardBody(response);
         throw this.failure(`Opening the SSE stream got content type ${JSON.stringify(mediaTypeOf(response))} instead of an event stream`, response.status);
       }
-      await this.awaitEndpoint(response, stream.controller);
+      await this.awaitEndpoint(response, stream);
     } catch (error) {
-      stream.controller.abort(error);
+      stream.abort(error);
       stream.release();
       throw error;
     }
@@ -124,14 +124,14 @@ export class LegacySseClientTransport implements Transport {
   }
 
   private async post(endpoint: URL, message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
-    const request = childController(this.master.signal);
+    const request = new RequestAbort(this.master.signal);
     try {
       const response = await this.requester.send({
         method: 'POST',
         url: endpoint,
         headers: { 'content-type': 'application/json' },
         body: encodeMessage(message),
-        controller: request.controller,
+        abort: request,
       });
       if (!response.ok) {
         throw await HttpTransportError.fromResponse('POST', endpoint, response, undefined, this.requester.limits.errorBodyBytes);
@@ -148,7 +148,7 @@ export class LegacySseClientTransport implements Transport {
   }
 
   /** Reads the stream in the background and resolves once a usable `endpoint` event arrived. */
-  private awaitEndpoint(response: ClientResponse, stream: AbortController): Promise<void> {
+  private awaitEndpoint(response: ClientResponse, stream: RequestAbort): Promise<void> {
     const timeoutMs = this.options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     return new Promise<void>((resolve, reject) => {
       let waiting = true;
@@ -182,7 +182,7 @@ export class LegacySseClientTransport implements Transport {
           settle(this.failure(`The SSE stream ended before an endpoint event${end.error === undefined ? '' : `: ${end.error.message}`}`));
           return;
         }
-        if (!stream.signal.aborted) this.streamEnded(end);
+        if (!stream.aborted) this.streamEnded(end);
       });
     });
   }

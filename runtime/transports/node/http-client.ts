@@ -8,7 +8,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import { asError, SdkError } from '../../core/errors.js';
-import type { ClientResponse, HttpClient, HttpClientRequest } from '../http/client-response.js';
+import type { AbortHook, ClientResponse, HttpClient, HttpClientRequest } from '../http/client-response.js';
 import { NodeResponse } from './http-client-response.js';
 
 /** Default `maxSockets`: open connections per origin. */
@@ -40,9 +40,10 @@ export interface NodeHttpClient extends HttpClient {
  * Creates the Node HTTP client for the `httpClient` option of the HTTP client transports: one
  * keep-alive connection pool per client, bodies read straight from the socket, aborts, fetch's
  * redirect rules (`requestInit.redirect` is honoured; on a cross-origin hop the `authorization`,
- * `cookie` and `proxy-authorization` headers are dropped). A POST whose reused connection the
- * server had closed just before is sent once more on a new connection, as no byte of it was
- * answered. One client can serve many transports.
+ * `cookie` and `proxy-authorization` headers are dropped). A GET or DELETE whose reused
+ * connection the server had closed just before is sent once more on a new connection; a POST
+ * is not, because the server may have run it. It takes aborts as an AbortHook (`dispatch`), so
+ * that no request pays for an AbortSignal. One client can serve many transports.
  *
  * @example
  * ```ts
@@ -65,7 +66,8 @@ export function nodeHttpClient(options: NodeHttpClientOptions = {}): NodeHttpCli
   };
   const agents: Agents = { http: options.agents?.http ?? own.http!, https: options.agents?.https ?? own.https!, target: undefined };
   return {
-    request: (request) => send(agents, request, maxRedirects, true),
+    request: (request) => send(agents, request, new SignalHook(request.signal), maxRedirects, true),
+    dispatch: (request, abort) => send(agents, request, abort, maxRedirects, true),
     close: () => {
       own.http?.destroy();
       own.https?.destroy();
@@ -85,7 +87,7 @@ interface Agents {
 }
 
 /** The `node:http` options of a request to `url` (host, port, path, auth), the target taken from the one-entry cache. */
-function requestOptions(agents: Agents, url: URL, request: HttpClientRequest, agent: HttpAgent): RequestOptions {
+function requestOptions(agents: Agents, url: URL, request: Outgoing, agent: HttpAgent): RequestOptions {
   const href = url.href;
   let target = agents.target;
   if (target === undefined || target.href !== href) agents.target = target = { href, options: urlToHttpOptions(url) };
@@ -101,12 +103,38 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 /** Request headers that describe the body, dropped when a redirect turns the request into a GET. */
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
 
-/** Sends `request`; `retry` allows one resend of a GET or DELETE after a reused connection was found closed. */
-function send(agents: Agents, request: HttpClientRequest, redirectsLeft: number, retry: boolean): Promise<ClientResponse> {
-  return new Promise<ClientResponse>((resolve, reject) => {
-    const { url, signal } = request;
+/** A request as `send` takes it: its abort comes apart, as an {@link AbortHook}. */
+type Outgoing = Omit<HttpClientRequest, 'signal'>;
+
+/** An {@link AbortHook} over an AbortSignal, for requests that come with one. */
+class SignalHook implements AbortHook {
+  constructor(private readonly signal: AbortSignal) {}
+
+  get aborted(): boolean {
+    return this.signal.aborted;
+  }
+
+  get reason(): unknown {
+    return this.signal.reason;
+  }
+
+  whenAborted(listener: () => void): () => void {
+    const signal = this.signal;
     if (signal.aborted) {
-      reject(signal.reason);
+      listener();
+      return () => undefined;
+    }
+    signal.addEventListener('abort', listener, { once: true });
+    return () => signal.removeEventListener('abort', listener);
+  }
+}
+
+/** Sends `request`; `retry` allows one resend of a GET or DELETE after a reused connection was found closed. */
+function send(agents: Agents, request: Outgoing, abort: AbortHook, redirectsLeft: number, retry: boolean): Promise<ClientResponse> {
+  return new Promise<ClientResponse>((resolve, reject) => {
+    const { url } = request;
+    if (abort.aborted) {
+      reject(abort.reason);
       return;
     }
     const secure = url.protocol === 'https:';
@@ -117,13 +145,11 @@ function send(agents: Agents, request: HttpClientRequest, redirectsLeft: number,
     // Node sets Content-Length itself for a body given whole to end().
     const outgoing: ClientRequest = (secure ? httpsRequest : httpRequest)(requestOptions(agents, url, request, secure ? agents.https : agents.http));
     let response: NodeResponse | undefined;
-    const onAbort = (): void => {
-      const reason = asError(signal.reason);
+    const detach = abort.whenAborted(() => {
+      const reason = asError(abort.reason);
       outgoing.destroy(reason);
       response?.abort(reason);
-    };
-    const detach = (): void => signal.removeEventListener('abort', onAbort);
-    signal.addEventListener('abort', onAbort, { once: true });
+    });
     outgoing.on('response', (message: IncomingMessage) => {
       const status = message.statusCode ?? 0;
       const location = message.headers.location;
@@ -140,7 +166,7 @@ function send(agents: Agents, request: HttpClientRequest, redirectsLeft: number,
           reject(new Error(`${request.method} ${url.href}: too many redirects`));
           return;
         }
-        resolve(send(agents, redirected(request, status, new URL(location, url)), redirectsLeft - 1, true));
+        resolve(send(agents, redirected(request, status, new URL(location, url)), abort, redirectsLeft - 1, true));
         return;
       }
       response = new NodeResponse(message, detach);
@@ -151,13 +177,13 @@ function send(agents: Agents, request: HttpClientRequest, redirectsLeft: number,
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       if (response !== undefined) return; // The body reports failures after the headers.
       detach();
-      if (signal.aborted) {
-        reject(signal.reason);
+      if (abort.aborted) {
+        reject(abort.reason);
       } else if (retry && outgoing.reusedSocket && error.code === 'ECONNRESET' && request.method !== 'POST') {
         // A keep-alive connection the server closed as the request went out: sent again once,
         // but only when it is idempotent. A POST may have reached the server and run already
         // (a tools/call with side effects), so its failure goes to the caller instead.
-        resolve(send(agents, request, redirectsLeft, false));
+        resolve(send(agents, request, abort, redirectsLeft, false));
       } else {
         reject(error);
       }
@@ -167,7 +193,7 @@ function send(agents: Agents, request: HttpClientRequest, redirectsLeft: number,
 }
 
 /** The request a redirect with `status` to `target` asks for, by fetch's rules. */
-function redirected(request: HttpClientRequest, status: number, target: URL): HttpClientRequest {
+function redirected(request: Outgoing, status: number, target: URL): Outgoing {
   const headers: Record<string, string> = { ...request.headers };
   if (target.origin !== request.url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
   const toGet = status === 303 || ((status === 301 || status === 302) && request.method === 'POST');

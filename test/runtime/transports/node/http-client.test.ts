@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client, SdkError, StreamableHttpClientTransport } from '../../../../runtime/index.js';
 import { nodeHttpClient, type NodeHttpClient } from '../../../../runtime/node.js';
 import type { ClientResponse } from '../../../../runtime/http.js';
+import { RequestAbort } from '../../../../runtime/transports/http/client-request.js';
 
 interface Seen {
   readonly method: string;
@@ -145,7 +146,7 @@ describe('nodeHttpClient', () => {
     expect(server.seen).toHaveLength(4);
   });
 
-  it('rejects with the abort reason before the headers, and fails the body read with it after them', async () => {
+  it.each(['an AbortSignal (request)', 'an AbortHook (dispatch)'])('rejects with the abort reason before the headers, and fails the body read with it after them, through %s', async (way) => {
     let release: (() => void) | undefined;
     const server = await serve((seen, res) => {
       if (seen.path === '/slow') {
@@ -156,21 +157,27 @@ describe('nodeHttpClient', () => {
       res.write('data: 1\n\n');
     });
     const http = client();
-    const early = new AbortController();
-    const pending = http.request({ method: 'GET', url: server.url('/slow'), headers: {}, signal: early.signal });
+    const get = (path: string, abort: RequestAbort): Promise<ClientResponse> => way.includes('dispatch')
+      ? http.dispatch!({ method: 'GET', url: server.url(path), headers: {} }, abort)
+      : http.request({ method: 'GET', url: server.url(path), headers: {}, signal: abort.signal });
+    const early = new RequestAbort();
+    const pending = get('/slow', early);
     await new Promise<void>((resolve) => {
       const check = (): void => (release === undefined ? void setImmediate(check) : resolve());
       check();
     });
     early.abort(new SdkError('REQUEST_CANCELLED', 'stop'));
     await expect(pending).rejects.toThrow('stop');
-    const late = new AbortController();
-    const streaming = await http.request({ method: 'GET', url: server.url('/stream'), headers: {}, signal: late.signal });
+    const late = new RequestAbort();
+    const streaming = await get('/stream', late);
     const reader = streaming.body!.getReader();
     expect(Buffer.from((await reader.read()).value!).toString()).toBe('data: 1\n\n');
     const next = reader.read();
     late.abort(new Error('closed by the test'));
     await expect(next).rejects.toThrow('closed by the test');
+    const before = new RequestAbort();
+    before.abort(new Error('already'));
+    await expect(get('/stream', before)).rejects.toThrow('already');
   });
 
   it('refuses URLs that are not http: or https:, and bad options', async () => {

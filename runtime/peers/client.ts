@@ -11,7 +11,7 @@ import type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, Li
 export type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
 import { SdkError } from '../core/errors.js';
 import { isJsonObject } from '../core/jsonrpc.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/protocol.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type Protocol } from '../core/protocol.js';
 import type { ProtocolTypesShape } from './protocol-types.js';
 import { unavailableMethodError, type BothEras, type ClientParams, type ClientSenders, type HandledRequests, type ListenFilter } from './client-types.js';
 import type { NotificationContext, NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from '../core/request-context.js';
@@ -316,7 +316,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       }
     }
     this.settle(statelessClientState(version, this.envelope), this.eras.stateless);
-    this.protocol.toolInputSchema = (name) => this.tools.inputSchema(name);
+    const toolInputSchema: Protocol['toolInputSchema'] = (name) => this.tools.inputSchema(name);
+    this.protocol.toolInputSchema = toolInputSchema;
   }
 
   /** Takes the server's capabilities and identity from a discover result; false when it is unusable. */

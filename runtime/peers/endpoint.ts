@@ -114,7 +114,9 @@ export abstract class Endpoint {
       onerror: options.onerror,
     };
     this.protocol = new Protocol(protocolOptions);
-    this.protocol.onclose = () => this.onclose?.();
+    // Through a local, so that the closure dies young with a per-request endpoint (see Protocol.connect).
+    const onclose = (): void => this.onclose?.();
+    this.protocol.onclose = onclose;
     // Ping is answered in every state, by both roles.
     this.protocol.setRequestHandler(Method.Ping, () => ({}));
     for (const middleware of options.middleware ?? []) this.protocol.middleware.use(middleware);

@@ -122,8 +122,11 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
       (method, params, notifyOptions) => super.sendNotification(method, params, notifyOptions),
     ));
     this.strategy = this.eras.none;
-    this.protocol.prepareIncoming = (value) => this.prepare(value);
-    this.protocol.admitRequest = (request) => this.strategy.admit(request);
+    // Through locals, so that the closures die young with a per-request Server (see Protocol.connect).
+    const prepare: Protocol['prepareIncoming'] = (value) => this.prepare(value);
+    const admit: Protocol['admitRequest'] = (request) => this.strategy.admit(request);
+    this.protocol.prepareIncoming = prepare;
+    this.protocol.admitRequest = admit;
     this.protocol.setRequestHandler(Method.Initialize, (params) => this.answerInitialize(params as unknown as Stateful.InitializeRequestParams));
     if (this.versions.stateless.length > 0) {
       const cache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'private' };
@@ -145,7 +148,8 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
         this.loggingLevel = (params as unknown as Stateful.SetLevelRequestParams).level;
         return {};
       });
-      this.protocol.notificationFilter = (method, params) => method !== LOG_NOTIFICATION || this.severe(params?.level);
+      const filter: Protocol['notificationFilter'] = (method, params) => method !== LOG_NOTIFICATION || this.severe(params?.level);
+      this.protocol.notificationFilter = filter;
     }
   }
 

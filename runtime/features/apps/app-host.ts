@@ -151,11 +151,12 @@ export class AppHost {
     registerExtensionModule({ protocol, extensions: [], protocolVersion: coreRevision }, extensionModule);
     this.protocol = protocol;
     this.install(protocol);
-    protocol.onclose = () => {
+    const onclose = (): void => {
       const closed = new SdkError('CONNECTION_CLOSED', 'The app connection closed');
       this.failQueue(closed);
       if (!this.ready) this.rejectInitialized(closed);
     };
+    protocol.onclose = onclose;
     await protocol.connect(transport);
   }
 

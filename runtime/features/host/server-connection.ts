@@ -234,7 +234,8 @@ export class ServerConnection {
     this.client = client;
     this.transport = transport;
     this.lists = new ListCache(client, { onchange: (kind) => this.options.onlistchanged?.(kind) });
-    client.onclose = () => this.lost(client, undefined);
+    const onclose = (): void => this.lost(client, undefined);
+    client.onclose = onclose;
     // The listen request may be the first to reach a stateless-era server the process already
     // knew (connect then sends nothing), so its failure can be the first sign of a 401.
     listenForChanges(client, (error) => this.inspectFailure(client, error));

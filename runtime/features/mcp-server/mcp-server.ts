@@ -71,7 +71,12 @@ export class McpServer {
   private readonly notifier: ListChangedNotifier;
   private readonly host: ServerHost;
   private readonly live = new Set<McpSession>();
-  private readonly byServer = new WeakMap<Server, McpSession>();
+  /**
+   * The property under which a Server made here keeps its session. Not a WeakMap: an entry whose
+   * value (the session) holds its key (the Server) survives every scavenge in V8, which would
+   * keep each Server built per stateless request alive until a full collection.
+   */
+  private readonly sessionKey = Symbol('mcpgen.McpServer.session');
   private readonly requestState: RequestStateCodec;
   private readonly headerCache = new WeakMap<object, HeaderParameter[]>();
   private readonly hookSet = new HookSet();
@@ -157,7 +162,7 @@ export class McpServer {
 
   /** The session of a Server made by {@link createServer}. */
   sessionOf(server: Server): McpSession | undefined {
-    return this.byServer.get(server);
+    return (server as unknown as Record<symbol, McpSession | undefined>)[this.sessionKey];
   }
 
   /**
@@ -282,7 +287,7 @@ export class McpServer {
     });
     const session = new McpSession(server, capabilities, this.notifier.nextEpoch());
     installHandlers(server, session, this.host);
-    server.toolHeaderParameters = (name) => {
+    const toolHeaderParameters: Server['toolHeaderParameters'] = (name) => {
       const entry = this.host.tools.find(name, session);
       if (entry === undefined) return undefined;
       let parameters = this.headerCache.get(entry.definition);
@@ -294,15 +299,17 @@ export class McpServer {
       }
       return parameters;
     };
+    server.toolHeaderParameters = toolHeaderParameters;
     this.options.setupServer?.(server, session);
     this.live.add(session);
-    this.byServer.set(server, session);
+    (server as unknown as Record<symbol, McpSession>)[this.sessionKey] = session;
     // The engine's close hook, not the Server's public `onclose`, so the application keeps that one.
     const closed = server.protocol.onclose;
-    server.protocol.onclose = () => {
+    const onclose = (): void => {
       this.live.delete(session);
       closed?.();
     };
+    server.protocol.onclose = onclose;
     return server;
   }
 
@@ -312,10 +319,10 @@ export class McpServer {
     try {
       await server.connect(transport);
     } catch (error) {
-      this.live.delete(this.byServer.get(server)!);
+      this.live.delete(this.sessionOf(server)!);
       throw error;
     }
-    return this.byServer.get(server)!;
+    return this.sessionOf(server)!;
   }
 
   /**

@@ -109,7 +109,8 @@ export class RedisChangeBus {
   async attach(mcp: McpServer): Promise<void> {
     // Resource updates go through the bus in both eras: a stateful session may have subscribed
     // on another replica, and its GET stream may be held by a third.
-    mcp.notifyResourceUpdated = (uri: string) => this.resourceUpdated(uri);
+    const notifyResourceUpdated = (uri: string): Promise<void> => this.resourceUpdated(uri);
+    mcp.notifyResourceUpdated = notifyResourceUpdated;
     const server = this.track(mcp.createServer());
     const [clientEnd, serverEnd] = createLinkedPair();
     const client = new Client({ name: 'mcpgen-change-bus', version: '1.0.0' }, { protocolVersion: '2025-11-25', negotiation: 'pin' });
@@ -151,23 +152,26 @@ export class RedisChangeBus {
     for (const kind of KINDS) {
       notify[kind] = target[NOTIFIERS[kind]]!;
       // The change goes on the bus; delivery comes back through `notify` on every replica.
-      target[NOTIFIERS[kind]] = async () => this.listChanged(kind);
+      const announce = async (): Promise<void> => this.listChanged(kind);
+      target[NOTIFIERS[kind]] = announce;
     }
     const resourceUpdated = server.notifyResourceUpdated;
     const entry: Tracked = { server, notify, resourceUpdated };
     this.shareSubscriptions(server);
-    server.notifyResourceUpdated = async (params, options) => {
+    const notifyResourceUpdated: Server['notifyResourceUpdated'] = async (params, options) => {
       // Stateful sessions keep their resources/subscribe state per Server: those stay local.
       if (server.era !== 'stateless') return resourceUpdated(params, options);
       await this.resourceUpdated(params.uri);
     };
+    server.notifyResourceUpdated = notifyResourceUpdated;
     this.tracked.add(entry);
     // The engine's close hook, as McpServer does, so the application keeps `onclose`.
     const closed = server.protocol.onclose;
-    server.protocol.onclose = () => {
+    const onclose = (): void => {
       this.tracked.delete(entry);
       closed?.();
     };
+    server.protocol.onclose = onclose;
     return server;
   }
 

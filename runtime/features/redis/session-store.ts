@@ -223,11 +223,12 @@ class RedisStandaloneChannel implements StandaloneChannel {
     const superseded = this.connection;
     this.connection = connection;
     superseded?.end();
-    connection.onclose = () => {
+    const onclose = (): void => {
       if (this.connection !== connection) return;
       this.connection = undefined;
       this.releaseIfIdle();
     };
+    connection.onclose = onclose;
     this.removeReady ??= this.redis.onReady(() => this.pump());
     // Priming and polling come together (SEP-1699): the same fact the in-process stream reads.
     if (lastEventId === undefined && this.context.primesStreams()) {

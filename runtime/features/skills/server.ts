@@ -138,10 +138,11 @@ export class SkillsExtension implements Extension {
     }
     this.live.add(server);
     const closed = protocol.onclose;
-    protocol.onclose = () => {
+    const onclose = (): void => {
       this.live.delete(server);
       closed?.();
     };
+    protocol.onclose = onclose;
   }
 
   /** The `resources/read` result of a skill file, or undefined when no skill has it. */

@@ -172,11 +172,14 @@ export class FallbackHttpClientTransport implements Transport {
 
   /** Wires `transport` to this one's callbacks and starts it. */
   private async adopt(transport: Transport, kind: HttpTransportKind): Promise<void> {
-    transport.onmessage = (message, extra) => this.onmessage?.(message, extra);
-    transport.onerror = (error) => this.onerror?.(error);
-    transport.onclose = () => {
+    const onmessage: Transport['onmessage'] = (message, extra) => this.onmessage?.(message, extra);
+    const onerror = (error: Error): void => this.onerror?.(error);
+    const onclose = (): void => {
       if (this.active === transport) this.onclose?.();
     };
+    transport.onmessage = onmessage;
+    transport.onerror = onerror;
+    transport.onclose = onclose;
     this.active = transport;
     this.kindValue = kind;
     await transport.start();

@@ -67,7 +67,8 @@ export class LegacySseServerTransport implements Transport {
     this.sessionId = sessionId;
     this.connection = connection;
     // The client closing its EventSource ends the session.
-    connection.onclose = () => void this.close();
+    const onclose = (): void => void this.close();
+    connection.onclose = onclose;
   }
 
   /** True once the stream ended. */
@@ -169,7 +170,8 @@ export class LegacySseLeg {
       throw error;
     }
     this.options.registry.add(session);
-    transport.onended = () => this.options.registry.remove(id, session);
+    const onended = (): void => this.options.registry.remove(id, session);
+    transport.onended = onended;
     return streamReply(connection);
   }
 

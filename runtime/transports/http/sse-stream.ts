@@ -324,7 +324,7 @@ export class SseStream {
 
   private attach(connection: SseConnection): void {
     this.connection = connection;
-    connection.onclose = () => {
+    const onclose = (): void => {
       if (this.connection !== connection) {
         return;
       }
@@ -333,6 +333,7 @@ export class SseStream {
         this.hooks.ondisconnect(this);
       }
     };
+    connection.onclose = onclose;
   }
 
   /** Detaches and ends the current connection without reporting a disconnect. */

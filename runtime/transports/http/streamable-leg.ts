@@ -237,7 +237,8 @@ export class StreamableHttpLeg {
       });
     const session = new StreamableSession(id, server, transport, owner);
     await server.connect(transport);
-    transport.onended = () => this.options.registry.remove(id, session);
+    const onended = (): void => this.options.registry.remove(id, session);
+    transport.onended = onended;
     return session;
   }
 

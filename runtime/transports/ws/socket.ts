@@ -168,25 +168,31 @@ function openStandard(constructor: WebSocketConstructor, request: SocketRequest)
       }
     };
     request.signal.addEventListener('abort', onAbort, { once: true });
-    socket.onopen = () => {
+    const onmessage: StandardSocketShape['onmessage'] = (event) => {
+      const data: unknown = event.data;
+      request.events.onframe(typeof data === 'string' ? data : new Uint8Array(0));
+    };
+    const onclose: StandardSocketShape['onclose'] = (event) => request.events.onclose(event.code, event.reason);
+    const onerror = (): void => request.events.onerror(new TransportError(`WebSocket error on ${request.url.href}`));
+    const onopen = (): void => {
       settled = true;
       request.signal.removeEventListener('abort', onAbort);
-      socket.onmessage = (event) => {
-        const data = event.data;
-        request.events.onframe(typeof data === 'string' ? data : new Uint8Array(0));
-      };
-      socket.onclose = (event) => request.events.onclose(event.code, event.reason);
-      socket.onerror = () => request.events.onerror(new TransportError(`WebSocket error on ${request.url.href}`));
+      socket.onmessage = onmessage;
+      socket.onclose = onclose;
+      socket.onerror = onerror;
       resolve({ ok: true, socket: standardSocket(socket) });
     };
-    socket.onerror = () => undefined;
     // A refused or failed handshake shows only as a close before the open; its status stays hidden.
-    socket.onclose = (event) => {
+    const onrefused: StandardSocketShape['onclose'] = (event) => {
       if (settled) return;
       settled = true;
       request.signal.removeEventListener('abort', onAbort);
       reject(new TransportError(`WebSocket connection to ${request.url.href} failed (close code ${event.code})`));
     };
+    const ignore = (): void => undefined;
+    socket.onopen = onopen;
+    socket.onerror = ignore;
+    socket.onclose = onrefused;
   });
 }
 

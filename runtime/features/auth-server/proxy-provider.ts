@@ -138,10 +138,14 @@ export class ProxyAuthorizationProvider implements AuthorizationServerProvider {
     this.now = options.now ?? Date.now;
     this.preRegistered = new Map((options.clients ?? []).map((client) => [client.client_id, client]));
     this.store = options.store ?? new InMemoryAuthorizationStore({ now: options.now });
-    const registerClient: ProxyAuthorizationProvider['registerClient'] = (registration) => this.register(registration);
-    const revokeToken: ProxyAuthorizationProvider['revokeToken'] = (client, request) => this.revoke(client, request);
-    if (options.upstream.registrationEndpoint !== undefined) this.registerClient = registerClient;
-    if (options.upstream.revocationEndpoint !== undefined) this.revokeToken = revokeToken;
+    if (options.upstream.registrationEndpoint !== undefined) {
+      const registerClient: ProxyAuthorizationProvider['registerClient'] = (registration) => this.register(registration);
+      this.registerClient = registerClient;
+    }
+    if (options.upstream.revocationEndpoint !== undefined) {
+      const revokeToken: ProxyAuthorizationProvider['revokeToken'] = (client, request) => this.revoke(client, request);
+      this.revokeToken = revokeToken;
+    }
   }
 
   bind(server: AuthorizationServerBinding): void {

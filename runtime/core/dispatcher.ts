@@ -30,6 +30,7 @@ import { checkValue, describeIssues } from './validation.js';
 import { ParseFailure } from './wire-format.js';
 import { inspectInbound, type NestingExcess } from './inbound-shape.js';
 import type { HandlerFailure, MiddlewareStack } from './middleware.js';
+import { isThenable } from './thenable.js';
 
 /** What the dispatcher shares with the engine that owns it. */
 export interface DispatchHost extends EngineParts {
@@ -93,19 +94,25 @@ export class Dispatcher {
   }
 
   /**
-   * Handles one inbound value (a message, a batch, or a ParseFailure) and resolves with the
-   * reply to send, if any. Never rejects.
+   * Handles one inbound value (a message, a batch, or a ParseFailure) and gives the reply to
+   * send, if any: at once when everything it ran was synchronous (a response, a notification, a
+   * request whose handler returned a value), else as a promise. Never throws nor rejects.
    */
-  async receive(value: unknown, extra: MessageExtra | undefined): Promise<Reply | undefined> {
-    if (value instanceof ParseFailure) {
-      return this.receiveFailure(value);
+  receive(value: unknown, extra: MessageExtra | undefined): Reply | undefined | Promise<Reply | undefined> {
+    try {
+      if (value instanceof ParseFailure) {
+        return this.receiveFailure(value);
+      }
+      if (Array.isArray(value)) {
+        return this.receiveBatch(value, extra);
+      }
+      const held: Leave[] = [];
+      const response = this.dispatch(value, extra, held);
+      return response instanceof Promise ? response.then((answer) => replyOf(answer, held)) : replyOf(response, held);
+    } catch (error) {
+      this.host.report(asError(error));
+      return undefined;
     }
-    if (Array.isArray(value)) {
-      return this.receiveBatch(value, extra);
-    }
-    const held: Leave[] = [];
-    const response = await this.dispatch(value, extra, held);
-    return response === undefined ? undefined : { message: response, relatedRequestId: response.id ?? undefined, leave: held[0] };
   }
 
   /**
@@ -231,7 +238,11 @@ export class Dispatcher {
     }
   }
 
-  private async handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined, held: Leave[] | undefined): Promise<JSONRPCResponse | undefined> {
+  /**
+   * Checks a request and runs its handler. Synchronous up to the handler, and after it when the
+   * handler returns a value rather than a promise: such a request costs no promise here.
+   */
+  private handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined, held: Leave[] | undefined): JSONRPCResponse | undefined | Promise<JSONRPCResponse | undefined> {
     const { id, method, params } = message;
     try {
       const refusal = this.host.admit?.(message);
@@ -257,42 +268,82 @@ export class Dispatcher {
         return this.overloaded(id, method);
       }
       this.inflight.set(id, context);
-      const leave = typeof entry === 'function' ? entry : await entry;
-      if (leave === undefined) {
-        // Cancelled, or the connection closed, while it waited: no answer is due.
-        if (this.inflight.get(id) === context) this.inflight.delete(id);
-        return undefined;
-      }
-      let response: JSONRPCResponse | undefined;
-      try {
-        // Cancelled between its turn and now: it runs no handler and gets no answer.
-        if (!context.aborted) {
-          // Without middleware the handler is called as it is: no call object, no closure.
-          const result = await (this.host.middleware.incoming === undefined || this.chainingMethods.has(method)
-            ? handler(params as Params | undefined, context)
-            : this.host.middleware.runIncoming(context, params as Params | undefined, handler));
-          if (!context.aborted) response = this.resultResponse(id, info, result ?? {});
-        }
-      } catch (error) {
-        if (!context.aborted) {
-          // A ProtocolError is the handler's answer; anything else is a failure, answered -32603.
-          if (error instanceof ProtocolError) {
-            response = { jsonrpc: JSONRPC_VERSION, id, error: error.toJSON() };
-          } else {
-            this.host.failed({ method, requestId: id, error });
-            response = this.errorResponse(id, 'INTERNAL_ERROR', messageOf(error));
-          }
-        }
-      } finally {
-        if (this.inflight.get(id) === context) this.inflight.delete(id);
-        if (held === undefined || response === undefined) leave();
-        else held.push(leave);
-      }
-      return response;
+      if (typeof entry === 'function') return this.runHandler(entry, context, info, handler, params as Params | undefined, held);
+      return this.runWhenAdmitted(entry, context, info, handler, params as Params | undefined, held);
     } catch (error) {
       // Whatever escapes (an admission hook that throws, say), the request is still answered.
-      return this.errorResponse(id, 'INTERNAL_ERROR', `Internal error while handling ${method}: ${messageOf(error)}`);
+      return this.internalError(id, method, error);
     }
+  }
+
+  /** Runs the handler of a request that waited for its place, once it has one. */
+  private async runWhenAdmitted(entry: Promise<Leave | undefined>, context: HandlerContext, info: ResolvedMethod, handler: RequestHandler, params: Params | undefined, held: Leave[] | undefined): Promise<JSONRPCResponse | undefined> {
+    try {
+      const leave = await entry;
+      if (leave === undefined) {
+        // Cancelled, or the connection closed, while it waited: no answer is due.
+        if (this.inflight.get(context.requestId) === context) this.inflight.delete(context.requestId);
+        return undefined;
+      }
+      return await this.runHandler(leave, context, info, handler, params, held);
+    } catch (error) {
+      return this.internalError(context.requestId, context.method, error);
+    }
+  }
+
+  /** Runs the handler and shapes its outcome; synchronous when the handler is. */
+  private runHandler(leave: Leave, context: HandlerContext, info: ResolvedMethod, handler: RequestHandler, params: Params | undefined, held: Leave[] | undefined): JSONRPCResponse | undefined | Promise<JSONRPCResponse | undefined> {
+    let response: JSONRPCResponse | undefined;
+    try {
+      // Cancelled between its turn and now: it runs no handler and gets no answer.
+      if (!context.aborted) {
+        // Without middleware the handler is called as it is: no call object, no closure.
+        const outcome = this.host.middleware.incoming === undefined || this.chainingMethods.has(context.method)
+          ? handler(params, context)
+          : this.host.middleware.runIncoming(context, params, handler);
+        if (isThenable(outcome)) return this.settleHandler(outcome, leave, context, info, held);
+        response = this.answer(context, info, outcome);
+      }
+    } catch (error) {
+      response = this.failure(context, error);
+    }
+    return this.finish(context, response, leave, held);
+  }
+
+  private async settleHandler(outcome: PromiseLike<unknown>, leave: Leave, context: HandlerContext, info: ResolvedMethod, held: Leave[] | undefined): Promise<JSONRPCResponse | undefined> {
+    let response: JSONRPCResponse | undefined;
+    try {
+      response = this.answer(context, info, await outcome);
+    } catch (error) {
+      response = this.failure(context, error);
+    }
+    return this.finish(context, response, leave, held);
+  }
+
+  /** The response to a handler's result; none once the request was cancelled. */
+  private answer(context: HandlerContext, info: ResolvedMethod, result: unknown): JSONRPCResponse | undefined {
+    return context.aborted ? undefined : this.resultResponse(context.requestId, info, result ?? {});
+  }
+
+  /** The response to a handler that threw; none once the request was cancelled. */
+  private failure(context: HandlerContext, error: unknown): JSONRPCResponse | undefined {
+    if (context.aborted) return undefined;
+    // A ProtocolError is the handler's answer; anything else is a failure, answered -32603.
+    if (error instanceof ProtocolError) return { jsonrpc: JSONRPC_VERSION, id: context.requestId, error: error.toJSON() };
+    this.host.failed({ method: context.method, requestId: context.requestId, error });
+    return this.errorResponse(context.requestId, 'INTERNAL_ERROR', messageOf(error));
+  }
+
+  /** Ends a request's run: it leaves the in-flight table, and its place is freed or handed on with the reply. */
+  private finish(context: HandlerContext, response: JSONRPCResponse | undefined, leave: Leave, held: Leave[] | undefined): JSONRPCResponse | undefined {
+    if (this.inflight.get(context.requestId) === context) this.inflight.delete(context.requestId);
+    if (held === undefined || response === undefined) leave();
+    else held.push(leave);
+    return response;
+  }
+
+  private internalError(id: RequestId, method: string, error: unknown): JSONRPCErrorResponse {
+    return this.errorResponse(id, 'INTERNAL_ERROR', `Internal error while handling ${method}: ${messageOf(error)}`);
   }
 
   /** The answer to a request that finds every handler place and the queue taken. */
@@ -371,4 +422,9 @@ export class Dispatcher {
     const error = new ProtocolError(errorCode(this.host.methods.revision, name), message, data);
     return { jsonrpc: JSONRPC_VERSION, id, error: error.toJSON() };
   }
+}
+
+/** The reply for `response` of a single message, carrying the place it holds in `held`. */
+function replyOf(response: JSONRPCResponse | undefined, held: readonly Leave[]): Reply | undefined {
+  return response === undefined ? undefined : { message: response, relatedRequestId: response.id ?? undefined, leave: held[0] };
 }

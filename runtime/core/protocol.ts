@@ -1,6 +1,6 @@
 import { nameHeaders } from '../../generated/methods.js';
 import type { RevisionModule, Validator } from './contract.js';
-import { Dispatcher } from './dispatcher.js';
+import { Dispatcher, type Reply } from './dispatcher.js';
 import { asError, messageOf, type ProtocolError, SdkError } from './errors.js';
 import type { JSONRPCRequest } from './jsonrpc.js';
 import { JSONRPC_ERROR_CODES } from './jsonrpc-codes.js';
@@ -321,17 +321,25 @@ export class Protocol {
     if (transport !== this.connection) {
       return;
     }
-    void this.dispatcher.receive(value, extra).then((reply) => {
-      if (reply === undefined) {
-        return;
-      }
-      if (transport !== this.connection) {
-        reply.leave?.();
-        return;
-      }
-      const sent = sendReply(transport, reply.message, value, this.outbound.sendOptions(reply.relatedRequestId), this.replyHost);
-      if (reply.leave !== undefined) void sent.then(reply.leave);
-    });
+    // A reply worked out synchronously is sent at once: no promise per message for responses,
+    // notifications and requests whose handlers return values.
+    const reply = this.dispatcher.receive(value, extra);
+    if (reply instanceof Promise) {
+      void reply.then((settled) => this.sendReplyOf(transport, value, settled));
+    } else {
+      this.sendReplyOf(transport, value, reply);
+    }
+  }
+
+  private sendReplyOf(transport: Transport, value: unknown, reply: Reply | undefined): void {
+    if (reply === undefined) {
+      return;
+    }
+    if (transport !== this.connection) {
+      reply.leave?.();
+      return;
+    }
+    sendReply(transport, reply.message, value, this.outbound.sendOptions(reply.relatedRequestId), this.replyHost, reply.leave);
   }
 
   private handleClose(transport: Transport): void {

@@ -18,9 +18,11 @@ export interface ReplyHost {
 }
 
 /**
- * Sends the reply to `inbound`. When the send fails because the reply cannot be encoded, the
- * responses that cannot are replaced by internal errors and the reply goes out again, so that
- * each request still gets its one answer (and stops being pending in the transport).
+ * Sends the reply to `inbound`, then runs `leave` (which frees the handler place the reply
+ * held). When the send fails because the reply cannot be encoded, the responses that cannot are
+ * replaced by internal errors and the reply goes out again, so that each request still gets its
+ * one answer (and stops being pending in the transport). A reply that goes out costs one
+ * promise reaction, whichever way the send ends.
  */
 export function sendReply(
   transport: Transport,
@@ -28,21 +30,30 @@ export function sendReply(
   inbound: unknown,
   options: TransportSendOptions,
   host: ReplyHost,
-): Promise<void> {
-  const failed = (error: unknown): void => {
-    host.report(new SdkError('SEND_FAILED', `Failed to send a reply: ${messageOf(error)}`, { cause: error }));
+  leave?: () => void,
+): void {
+  const sending = transmit(transport, reply, options);
+  if (leave === undefined) {
+    void sending.then(undefined, (error: unknown) => resendEncodable(transport, reply, inbound, options, host, error));
+  } else {
+    void sending.then(leave, (error: unknown) => resendEncodable(transport, reply, inbound, options, host, error).then(leave));
+  }
+}
+
+/** After a failed send: sends the reply again with what cannot be encoded replaced, or reports the failure. Never rejects. */
+function resendEncodable(transport: Transport, reply: JSONRPCResponse | JSONRPCResponse[], inbound: unknown, options: TransportSendOptions, host: ReplyHost, error: unknown): Promise<void> {
+  const failed = (failure: unknown): void => {
+    host.report(new SdkError('SEND_FAILED', `Failed to send a reply: ${messageOf(failure)}`, { cause: failure }));
   };
-  return transmit(transport, reply, options).catch((error: unknown) => {
-    const substitute = host.connected(transport) ? encodableReply(reply, inbound, host.internalErrorCode()) : undefined;
-    if (substitute === undefined) {
-      failed(error);
-      return;
-    }
-    for (const problem of substitute.problems) {
-      host.report(new SdkError('INVALID_RESULT', `Answered with an internal error: ${problem}`, { cause: error }));
-    }
-    return transmit(transport, substitute.message, options).catch(failed);
-  });
+  const substitute = host.connected(transport) ? encodableReply(reply, inbound, host.internalErrorCode()) : undefined;
+  if (substitute === undefined) {
+    failed(error);
+    return Promise.resolve();
+  }
+  for (const problem of substitute.problems) {
+    host.report(new SdkError('INVALID_RESULT', `Answered with an internal error: ${problem}`, { cause: error }));
+  }
+  return transmit(transport, substitute.message, options).catch(failed);
 }
 
 /** Answers each request of a value the inbound backlog dropped, so that none waits for an answer that never comes. */

@@ -16,6 +16,7 @@ import { acceptsInput, InputBroker } from './input-broker.js';
 import { CLIENT_CAPABILITIES_META, finishResult, LOG_LEVEL_META } from './meta.js';
 import { principalOf } from './principal.js';
 import { digestArguments, RequestStateError, type RequestStateBinding, type RequestStateCodec } from './request-state.js';
+import { isThenable } from '../core/thenable.js';
 
 /** What the runner needs from the Server. */
 export interface StatelessHost {
@@ -35,8 +36,8 @@ export class StatelessContext implements RequestContext {
 
   constructor(
     private readonly inner: RequestContext,
-    /** Where the handler's questions go: a broker, or how to make one when the first is asked. */
-    private readonly broker: InputBroker | (() => InputBroker) | undefined,
+    /** Where the handler's questions go: the round that makes a broker when the first is asked. */
+    private readonly round: StatelessRound | undefined,
     private readonly module: RevisionModule,
     previousState: unknown,
     private readonly middleware?: MiddlewareStack | undefined,
@@ -76,13 +77,13 @@ export class StatelessContext implements RequestContext {
   }
 
   sendRequest<R = unknown>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
-    if (this.broker === undefined) {
+    if (this.round === undefined) {
       return Promise.reject(new ProtocolError(
         this.module.errorCodes.INTERNAL_ERROR!,
         `Internal error: ${this.method} cannot ask the client for ${method} in protocol ${this.module.revision} (only requests whose result may be input_required can)`,
       ));
     }
-    const broker = typeof this.broker === 'function' ? this.broker() : this.broker;
+    const broker = this.round.broker();
     const ask = (given: Params | undefined): Promise<unknown> => broker.request(method, given, options?.inputKey);
     // A question is an outgoing request of the server's, though it travels inside the result.
     if (this.middleware?.outgoing === undefined) return ask(params) as Promise<R>;
@@ -123,71 +124,124 @@ async function bindingOf(host: StatelessHost, method: string, params: Params | u
   return { method, target, argumentsDigest, ...(subject !== undefined ? { subject } : {}), ...(server !== undefined ? { server } : {}) };
 }
 
-/** Runs `handler` for one stateless request and returns the result to send. */
-export async function runStateless(
+/**
+ * Runs `handler` for one stateless request and gives the result to send: at once when the
+ * handler returns a value and the request brings no state to open, else as a promise.
+ */
+export function runStateless(
   host: StatelessHost,
   module: RevisionModule,
   handler: RequestHandler,
   params: Params | undefined,
   context: RequestContext,
-): Promise<unknown> {
-  const method = context.method;
-  const cacheable = module.methods[method]?.cacheable === true;
-  if (!acceptsInput(module, method)) {
-    return finishResult(await handler(params, new StatelessContext(context, undefined, module, undefined, host.middleware)), host.serverInfo, cacheable);
+): unknown {
+  const cacheable = module.methods[context.method]?.cacheable === true;
+  if (!acceptsInput(module, context.method)) {
+    const outcome = handler(params, new StatelessContext(context, undefined, module, undefined, host.middleware));
+    return isThenable(outcome)
+      ? Promise.resolve(outcome).then((result) => finishResult(result, host.serverInfo, cacheable))
+      : finishResult(outcome, host.serverInfo, cacheable);
   }
-  const invalidParams = module.errorCodes.INVALID_PARAMS!;
-  // The binding hashes the arguments, so it is computed only when a state is opened or sealed:
-  // most calls neither bring one nor ask anything.
-  let binding: Promise<RequestStateBinding> | undefined;
-  const bound = (): Promise<RequestStateBinding> => (binding ??= bindingOf(host, method, params, context.extra));
-  let round = 0;
-  let answers: Record<string, unknown> = {};
-  let previous: unknown;
+  const round = new StatelessRound(host, module, params, context);
   if (typeof params?.requestState === 'string') {
+    const state = params.requestState;
+    return round.reopen(state).then(() => round.run(handler, cacheable));
+  }
+  return round.run(handler, cacheable);
+}
+
+/**
+ * One round of a request whose result may be `input_required`: the answers it brings, the
+ * broker its handler's questions go to (made when the first is asked: most handlers never ask),
+ * and the request-state binding (hashed only when a state is opened or sealed).
+ */
+class StatelessRound {
+  private binding: Promise<RequestStateBinding> | undefined;
+  private count = 0;
+  private answers: Record<string, unknown> = {};
+  private previous: unknown;
+  private made: InputBroker | undefined;
+
+  constructor(
+    private readonly host: StatelessHost,
+    private readonly module: RevisionModule,
+    private readonly params: Params | undefined,
+    private readonly context: RequestContext,
+  ) {}
+
+  /** The broker of this round, made on first use. */
+  broker(): InputBroker {
+    if (this.made === undefined) {
+      const clientCapabilities = this.context._meta?.[CLIENT_CAPABILITIES_META];
+      this.made = new InputBroker(this.module, this.answers, isJsonObject(clientCapabilities) ? clientCapabilities : undefined);
+    }
+    return this.made;
+  }
+
+  /** Verifies the state a retry brings and takes the round, answers and user data it carries. */
+  async reopen(requestState: string): Promise<void> {
     try {
-      const opened = await host.codec.open(params.requestState, await bound());
-      round = opened.round;
-      answers = { ...opened.answers };
-      previous = opened.user;
+      const opened = await this.host.codec.open(requestState, await this.bound());
+      this.count = opened.round;
+      this.answers = { ...opened.answers };
+      this.previous = opened.user;
     } catch (error) {
       if (error instanceof RequestStateError) {
-        throw new ProtocolError(invalidParams, `Invalid params: ${error.message}`, { reason: error.reason });
+        throw new ProtocolError(this.module.errorCodes.INVALID_PARAMS!, `Invalid params: ${error.message}`, { reason: error.reason });
       }
       throw error;
     }
   }
-  // This retry's answers; the handler's questions pick (and check) the members they need.
-  // Answers already carried in the verified state keep their value.
-  if (isJsonObject(params?.inputResponses)) answers = { ...params.inputResponses, ...answers };
-  // Most handlers never ask: the broker is made when the first question is.
-  let broker: InputBroker | undefined;
-  const brokerOf = (): InputBroker => {
-    const clientCapabilities = context._meta?.[CLIENT_CAPABILITIES_META];
-    return (broker ??= new InputBroker(module, answers, isJsonObject(clientCapabilities) ? clientCapabilities : undefined));
-  };
-  const scoped = new StatelessContext(context, brokerOf, module, previous, host.middleware);
-  let result: unknown;
-  try {
-    result = await handler(params, scoped);
-  } catch (error) {
-    if (broker?.pending !== true) throw error;
+
+  /** Runs the handler; synchronous unless it returns a promise or asks something. */
+  run(handler: RequestHandler, cacheable: boolean): unknown {
+    // This retry's answers; the handler's questions pick (and check) the members they need.
+    // Answers already carried in the verified state keep their value.
+    const inputResponses = this.params?.inputResponses;
+    if (isJsonObject(inputResponses)) this.answers = { ...inputResponses, ...this.answers };
+    const scoped = new StatelessContext(this.context, this, this.module, this.previous, this.host.middleware);
+    let outcome: unknown;
+    try {
+      outcome = handler(this.params, scoped);
+    } catch (error) {
+      if (this.made?.pending !== true) throw error;
+    }
+    if (isThenable(outcome)) return this.settle(outcome, scoped, cacheable);
+    return this.made?.pending === true ? this.askClient(scoped) : finishResult(outcome, this.host.serverInfo, cacheable);
   }
-  // A question left unanswered ends the round whatever the handler did next: code written for
-  // the stateful era often wraps the question in try/catch and returns (or throws) something of
-  // its own, which was computed without the answer.
-  if (broker?.pending === true) {
+
+  private async settle(outcome: PromiseLike<unknown>, scoped: StatelessContext, cacheable: boolean): Promise<unknown> {
+    let result: unknown;
+    try {
+      result = await outcome;
+    } catch (error) {
+      if (this.made?.pending !== true) throw error;
+    }
+    return this.made?.pending === true ? this.askClient(scoped) : finishResult(result, this.host.serverInfo, cacheable);
+  }
+
+  /**
+   * The `input_required` result of a round that asked something. A question left unanswered
+   * ends the round whatever the handler did next: code written for the stateful era often wraps
+   * the question in try/catch and returns (or throws) something of its own, which was computed
+   * without the answer.
+   */
+  private async askClient(scoped: StatelessContext): Promise<unknown> {
+    const broker = this.made!;
     const inputRequests = broker.inputRequests();
     let requestState: string;
     try {
-      requestState = await host.codec.seal({ binding: await bound(), round: round + 1, answers: broker.usedAnswers(), user: scoped.requestState });
+      requestState = await this.host.codec.seal({ binding: await this.bound(), round: this.count + 1, answers: broker.usedAnswers(), user: scoped.requestState });
     } catch (sealError) {
       if (sealError instanceof RequestStateError) {
-        throw new ProtocolError(invalidParams, `Invalid params: ${method} asked for input more often than allowed (${sealError.message})`, { reason: sealError.reason });
+        throw new ProtocolError(this.module.errorCodes.INVALID_PARAMS!, `Invalid params: ${this.context.method} asked for input more often than allowed (${sealError.message})`, { reason: sealError.reason });
       }
       throw sealError;
     }
-    return finishResult({ resultType: 'input_required', inputRequests, requestState }, host.serverInfo);
+    return finishResult({ resultType: 'input_required', inputRequests, requestState }, this.host.serverInfo);
   }
-  return finishResult(result, host.serverInfo, cacheable);
+
+  private bound(): Promise<RequestStateBinding> {
+    return (this.binding ??= bindingOf(this.host, this.context.method, this.params, this.context.extra));
+  }
 }

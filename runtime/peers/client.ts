@@ -260,11 +260,16 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   /**
    * Refuses a method the negotiated revision lacks, then sends through the era's strategy (see
    * {@link ClientEraStrategy}): as it is, or in the stateless envelope with its cache and rounds.
+   * Not async, for the same reason as the endpoint's: the strategy's promise is the call's.
    */
-  protected override async transmitRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
-    const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.supportedFacts());
-    if (unavailable !== undefined) throw unavailable;
-    return this.strategy.send(method, params, options);
+  protected override transmitRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
+    try {
+      const unavailable = this.protocol.knows(method) ? undefined : unavailableMethodError(method, this.protocol.revision, this.supportedFacts());
+      if (unavailable !== undefined) return Promise.reject(unavailable);
+      return this.strategy.send(method, params, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   private readonly reportError = (error: Error): void => this.protocol.onerror?.(error);

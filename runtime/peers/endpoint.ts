@@ -248,9 +248,17 @@ export abstract class Endpoint {
     return middleware.outgoing === undefined ? send(params, options) : middleware.runOutgoing(method, params, options, send);
   }
 
-  /** Sends a request after checking the capability gating it (normally the peer's). */
-  protected async transmitRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
-    this.requireSendable(method);
+  /**
+   * Sends a request after checking the capability gating it (normally the peer's). Not async:
+   * a refusal is a rejection all the same, and the call returns the engine's own promise
+   * instead of a second one that waits for it.
+   */
+  protected transmitRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
+    try {
+      this.requireSendable(method);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.protocol.request(method, params as Params | undefined, options ?? {});
   }
 

@@ -85,6 +85,8 @@ describe('request timeouts', () => {
     transport.deliver({ jsonrpc: '2.0', id: request.id, result: {} });
     await vi.advanceTimersByTimeAsync(0);
     expect(status.state).toBe('resolved');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(status.state).toBe('resolved');
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -126,45 +128,53 @@ describe('request timeouts', () => {
     expect(status.error).toMatchObject({ code: 'REQUEST_TIMEOUT' });
   });
 
-  it('clears the timer the moment a request settles, whichever way', async () => {
+  it('keeps one timer across sequential requests, lets it lapse at its deadline, and clears it on close', async () => {
     const { protocol, transport } = await connectedEngine({ side: 'client' });
+    const setTimer = vi.spyOn(globalThis, 'setTimeout');
 
     const answered = track(protocol.request('ping'));
     const first = await transport.nextMessage();
-    expect(vi.getTimerCount()).toBe(1);
     transport.deliver({ jsonrpc: '2.0', id: first.id, result: {} });
     await vi.advanceTimersByTimeAsync(0);
     expect(answered.state).toBe('resolved');
-    expect(vi.getTimerCount()).toBe(0);
 
     const failed = track(protocol.request('ping'));
     const second = await transport.nextMessage();
     transport.deliver({ jsonrpc: '2.0', id: second.id, error: { code: 1, message: 'x' } });
     await vi.advanceTimersByTimeAsync(0);
     expect(failed.state).toBe('rejected');
-    expect(vi.getTimerCount()).toBe(0);
 
     const controller = new AbortController();
     const aborted = track(protocol.request('ping', undefined, { signal: controller.signal }));
     await transport.next();
     controller.abort();
     await vi.advanceTimersByTimeAsync(0);
-    expect(aborted.state).toBe('rejected');
-    expect(vi.getTimerCount()).toBe(0);
+    expect(aborted.error).toMatchObject({ code: 'REQUEST_CANCELLED' });
 
     transport.sendError = new Error('broken');
     const unsent = track(protocol.request('ping'));
     await vi.advanceTimersByTimeAsync(0);
-    expect(unsent.state).toBe('rejected');
-    expect(vi.getTimerCount()).toBe(0);
+    expect(unsent.error).toMatchObject({ code: 'SEND_FAILED' });
     transport.sendError = undefined;
+
+    // Four requests, each settled before the next: the first one's timer still serves them all.
+    expect(setTimer.mock.calls.filter(([, delay]) => delay === 60_000)).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(1);
+    // At its deadline it finds nothing due: no request is expired twice and no timer follows.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(failed.error).toMatchObject({ code: 1 });
+    expect(aborted.error).toMatchObject({ code: 'REQUEST_CANCELLED' });
+    expect(transport.sent.filter((frame) => (frame.message as { method?: string }).method === 'notifications/cancelled')).toHaveLength(1);
 
     const orphaned = track(protocol.request('ping'));
     await transport.next();
+    expect(vi.getTimerCount()).toBe(1);
     await protocol.close();
     await vi.advanceTimersByTimeAsync(0);
     expect(orphaned.error).toMatchObject({ code: 'CONNECTION_CLOSED' });
     expect(vi.getTimerCount()).toBe(0);
+    setTimer.mockRestore();
   });
 });
 
@@ -200,7 +210,7 @@ describe('PendingRequests', () => {
     }
   });
 
-  it('shares one timer among requests in flight, and clears it once none is pending', () => {
+  it('shares one timer among requests in flight and after, and clears it when all are rejected', () => {
     const started: NodeJS.Timeout[] = [];
     const original = globalThis.setTimeout;
     const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((...args: Parameters<typeof setTimeout>) => {
@@ -213,9 +223,12 @@ describe('PendingRequests', () => {
       const pending = new PendingRequests(() => undefined);
       for (let id = 1; id <= 64; id++) pending.add(request(id));
       expect(started).toHaveLength(1);
-      for (let id = 1; id <= 63; id++) pending.take(id);
+      for (let id = 1; id <= 64; id++) pending.take(id);
+      // None pending: the timer stays for the next requests, whose deadlines come later.
+      for (let id = 65; id <= 128; id++) pending.add(request(id));
+      expect(started).toHaveLength(1);
       expect(cleared).not.toHaveBeenCalled();
-      pending.take(64);
+      pending.rejectAll(new Error('closed'));
       expect(cleared).toHaveBeenCalledWith(started[0]);
     } finally {
       spy.mockRestore();

@@ -171,6 +171,32 @@ describe('stateless era over one connection', () => {
     expect(other.resultType).toBe('input_required');
   });
 
+  it('shapes the outcome of a handler that returns or throws without a promise as it does an async one', async () => {
+    const server = new Server(info, { capabilities: { tools: {} } });
+    const question = { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } };
+    server.setRequestHandler('tools/call', (params, context) => {
+      const name = params.name;
+      if (name === 'plain') return { content: [{ type: 'text', text: 'sync' }] };
+      if (name === 'later') return Promise.resolve({ content: [{ type: 'text', text: 'async' }] });
+      if (name === 'fails') throw new Error('sync failure');
+      // Asks without awaiting, then returns or throws: the unanswered question ends the round.
+      void context.sendRequest('elicitation/create', question, { inputKey: 'name' }).catch(() => undefined);
+      if (name === 'asks_and_throws') throw new Error('gave up');
+      return { content: [{ type: 'text', text: 'computed without the answer' }] };
+    });
+    const peer = await rawPeer((transport) => server.connect(transport));
+    const call = async (name: string) => (await peer.request('tools/call', { _meta: meta(), name, arguments: {} })) as Record<string, any>;
+    const identity = { 'io.modelcontextprotocol/serverInfo': info };
+    expect((await call('plain')).result).toEqual({ content: [{ type: 'text', text: 'sync' }], resultType: 'complete', _meta: identity });
+    expect((await call('later')).result).toEqual({ content: [{ type: 'text', text: 'async' }], resultType: 'complete', _meta: identity });
+    expect((await call('fails')).error).toMatchObject({ code: -32603, message: 'sync failure' });
+    for (const name of ['asks', 'asks_and_throws']) {
+      const result = (await call(name)).result;
+      expect(result).toMatchObject({ resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create', params: question } } });
+      expect(typeof result.requestState).toBe('string');
+    }
+  });
+
   it('never logs for a request without a log level', async () => {
     const peer = await rawPeer((transport) => greeter().connect(transport));
     await peer.request('tools/call', { _meta: meta(), name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Bo' } } } });

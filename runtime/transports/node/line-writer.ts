@@ -7,9 +7,18 @@ import type { Writable } from 'node:stream';
 export const MAX_COALESCED_CHARS = 64 * 1024;
 
 /**
+ * Most lines joined into one write: 8. A burst of replies (or of requests, 64 in flight) goes
+ * out in writes of this many lines, so the peer process starts on the first ones while this one
+ * still produces the rest; one write per turn made the two processes take turns, each idle
+ * while the other worked. Eight lines still cost an eighth of a system call each.
+ */
+export const MAX_COALESCED_LINES = 8;
+
+/**
  * Writes newline-terminated lines to a stream in order, honouring backpressure. The lines sent
  * while one callback and the promise jobs it starts run are joined and go out in one
- * `stream.write` once those are done (or once they reach {@link MAX_COALESCED_CHARS}): each
+ * `stream.write` once those are done (or once they reach {@link MAX_COALESCED_LINES} or
+ * {@link MAX_COALESCED_CHARS}): each
  * write is a native call and a system call, and under concurrency that per-message cost, not
  * JSON, bounds throughput. Their shared promise settles when the stream took the batch. Once
  * the stream reports a full buffer, later lines queue up and go out together on 'drain', so a
@@ -45,7 +54,7 @@ export class LineWriter {
     this.heldChars += line.length + 1;
     this.heldDone ??= settler();
     const { promise } = this.heldDone;
-    if (this.heldChars >= MAX_COALESCED_CHARS) {
+    if (this.heldChars >= MAX_COALESCED_CHARS || this.held.length >= MAX_COALESCED_LINES) {
       this.flush();
     } else if (!this.scheduled) {
       this.scheduled = true;

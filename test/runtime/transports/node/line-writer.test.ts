@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { LineWriter, MAX_COALESCED_CHARS } from '../../../../runtime/transports/node/line-writer.js';
+import { LineWriter, MAX_COALESCED_CHARS, MAX_COALESCED_LINES } from '../../../../runtime/transports/node/line-writer.js';
 
 /** A stream that accepts `capacity` bytes, then holds further writes until `release()`. */
 function slowStream(capacity: number) {
@@ -91,6 +91,25 @@ describe('LineWriter', () => {
     const large = 'x'.repeat(MAX_COALESCED_CHARS);
     void writer.write(large);
     expect(chunks).toEqual([`small\n${large}\n`]);
+  });
+
+  it('writes a burst of lines in writes of MAX_COALESCED_LINES, so the peer can start on the first', async () => {
+    const chunks: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk.toString());
+        callback();
+      },
+    });
+    const writer = new LineWriter(stream);
+    const lines = Array.from({ length: 2 * MAX_COALESCED_LINES + 3 }, (_, index) => `m${index}`);
+    const writes = lines.map((line) => writer.write(line));
+    // The full groups went out as they filled, before the turn ended; the rest goes at its end.
+    const group = (from: number, to: number) => `${lines.slice(from, to).join('\n')}\n`;
+    expect(chunks).toEqual([group(0, MAX_COALESCED_LINES), group(MAX_COALESCED_LINES, 2 * MAX_COALESCED_LINES)]);
+    await Promise.all(writes);
+    expect(chunks).toEqual([group(0, MAX_COALESCED_LINES), group(MAX_COALESCED_LINES, 2 * MAX_COALESCED_LINES), group(2 * MAX_COALESCED_LINES, lines.length)]);
+    expect(MAX_COALESCED_LINES).toBe(8);
   });
 
   it('writes the held lines at once on flush, and nothing more at the end of the turn', async () => {

@@ -31,6 +31,7 @@ import { ParseFailure } from './wire-format.js';
 import { inspectInbound, type NestingExcess } from './inbound-shape.js';
 import type { HandlerFailure, MiddlewareStack } from './middleware.js';
 import { isThenable } from './thenable.js';
+import { IdTable } from './id-table.js';
 
 /** What the dispatcher shares with the engine that owns it. */
 export interface DispatchHost extends EngineParts {
@@ -85,7 +86,7 @@ export class Dispatcher {
 
   private readonly host: DispatchHost;
   /** Incoming requests whose handlers are running or waiting for a place, by request id. */
-  private readonly inflight = new Map<RequestId, HandlerContext>();
+  private readonly inflight = new IdTable<RequestId, HandlerContext>();
   private readonly gate: InboundGate;
 
   constructor(host: DispatchHost) {
@@ -145,7 +146,7 @@ export class Dispatcher {
   }
 
   abortAll(reason: Error): void {
-    const contexts = [...this.inflight.values()];
+    const contexts = this.inflight.values();
     this.inflight.clear();
     for (const context of contexts) {
       context.abort(reason);

@@ -14,9 +14,18 @@ export interface LinkedPairOptions {
   readonly serialize?: boolean;
 }
 
+/** What every send answers: delivery itself happens later, so there is nothing to wait for. */
+const SENT: Promise<void> = Promise.resolve();
+
 /**
  * One end of an in-process connection; delivery is asynchronous (one microtask later) and in
  * order, like a real transport.
+ *
+ * Frames sent in one turn wait in this end's inbox and are delivered by one promise reaction,
+ * in the order sent. A reaction rather than `queueMicrotask`: Node wraps each queued microtask
+ * in an async resource and a bound function, which cost more than the delivery itself. The inbox
+ * holds what the peer sends before the next microtask (or before this end starts), and no more:
+ * each delivery empties it.
  */
 export class InMemoryTransport implements Transport {
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
@@ -27,11 +36,16 @@ export class InMemoryTransport implements Transport {
   private readonly serialize: boolean;
   private started = false;
   private closed = false;
-  /** Frames that arrived before start(); delivered once started, in order. */
-  private backlog: unknown[] = [];
+  /** Frames sent to this end and not yet delivered, oldest first. */
+  private inbox: unknown[] = [];
+  /** Whether a delivery of the inbox is queued. */
+  private queued = false;
+  private readonly deliverInbox: () => void;
 
   constructor(options: LinkedPairOptions = {}) {
     this.serialize = options.serialize ?? false;
+    const deliverInbox = (): void => this.deliver();
+    this.deliverInbox = deliverInbox;
   }
 
   /** Links two ends; used by {@link createLinkedPair}. */
@@ -49,20 +63,17 @@ export class InMemoryTransport implements Transport {
       throw new SdkError('NOT_CONNECTED', 'InMemoryTransport is closed');
     }
     this.started = true;
-    const waiting = this.backlog;
-    this.backlog = [];
-    for (const frame of waiting) {
-      this.schedule(frame);
-    }
+    if (this.inbox.length > 0) this.queue();
   }
 
   /** Queues the message for asynchronous delivery to the peer (one microtask later). */
-  async send(message: JSONRPCMessage | JSONRPCMessage[], _options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage | JSONRPCMessage[], _options?: TransportSendOptions): Promise<void> {
     const peer = this.peer;
     if (this.closed || peer === undefined) {
-      throw new SdkError('NOT_CONNECTED', 'InMemoryTransport is closed');
+      return Promise.reject(new SdkError('NOT_CONNECTED', 'InMemoryTransport is closed'));
     }
     peer.accept(this.serialize ? encodeMessage(message) : message);
+    return SENT;
   }
 
   /** Closes this end and the peer; each fires `onclose` once. */
@@ -71,7 +82,7 @@ export class InMemoryTransport implements Transport {
       return;
     }
     this.closed = true;
-    this.backlog = [];
+    this.inbox = [];
     const peer = this.peer;
     this.onclose?.();
     await peer?.close();
@@ -81,19 +92,31 @@ export class InMemoryTransport implements Transport {
     if (this.closed) {
       return;
     }
-    if (!this.started) {
-      this.backlog.push(frame);
-      return;
-    }
-    this.schedule(frame);
+    this.inbox.push(frame);
+    if (this.started && !this.queued) this.queue();
   }
 
-  private schedule(frame: unknown): void {
-    queueMicrotask(() => {
-      if (!this.closed) {
+  private queue(): void {
+    this.queued = true;
+    void SENT.then(this.deliverInbox);
+  }
+
+  /** Delivers the inbox in order, frames that arrive meanwhile included; stops when this end closes. */
+  private deliver(): void {
+    const inbox = this.inbox;
+    for (let index = 0; index < inbox.length && !this.closed; index++) {
+      const frame = inbox[index];
+      try {
         this.onmessage?.(typeof frame === 'string' ? decodeMessage(frame) : frame);
+      } catch (error) {
+        // As a microtask of its own would have: the exception is uncaught, the rest still arrive.
+        queueMicrotask(() => {
+          throw error;
+        });
       }
-    });
+    }
+    inbox.length = 0;
+    this.queued = false;
   }
 }
 

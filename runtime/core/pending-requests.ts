@@ -1,6 +1,7 @@
 import type { Validator } from './contract.js';
 import { SdkError } from './errors.js';
 import type { RequestId } from './jsonrpc.js';
+import { IdTable } from './id-table.js';
 
 /** One progress update, as carried by a progress notification. */
 export interface Progress {
@@ -58,7 +59,7 @@ const MAX_TIMER_DELAY = 2_147_483_647;
  * process alive on its own, and closing the connection (`rejectAll`) clears it.
  */
 export class PendingRequests {
-  private readonly entries = new Map<number, Tracked>();
+  private readonly entries = new IdTable<number, Tracked>();
   private readonly onexpire: (request: PendingRequest, error: SdkError) => void;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The deadline the timer is set for; Infinity when there is no timer. */
@@ -129,7 +130,7 @@ export class PendingRequests {
 
   /** Removes every request and rejects each with `error`. */
   rejectAll(error: Error): void {
-    const all = [...this.entries.values()];
+    const all = this.entries.values();
     this.entries.clear();
     this.clearTimer();
     for (const tracked of all) {
@@ -172,7 +173,7 @@ export class PendingRequests {
     this.timer = undefined;
     this.timerAt = Infinity;
     const now = Date.now();
-    const due = [...this.entries.values()].filter((tracked) => tracked.deadline <= now);
+    const due = this.entries.values().filter((tracked) => tracked.deadline <= now);
     for (const tracked of due) this.expire(tracked.request.id, tracked.total);
     // Expiry callbacks may have added requests (and set the timer) meanwhile.
     if (this.timer !== undefined) return;

@@ -13,6 +13,7 @@ import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
 import type { HttpTransportError } from './client-errors.js';
 import { RequestAbort } from './client-request.js';
 import { postRetryPolicy, retryPost, type PostRetryOptions, type PostRetryPolicy } from './client-post-retry.js';
+import { IdTable } from '../../core/id-table.js';
 
 /** How answer POSTs are retried (see {@link PostRetryOptions}). */
 export type AnswerRetryOptions = PostRetryOptions;
@@ -53,7 +54,7 @@ export class AnswerPoster {
   /** Stream readers held until no answer waits. */
   private readers: (() => void)[] = [];
   /** The answers being sent, by the id they answer, with what stops their retries. */
-  private readonly sending = new Map<RequestId, RequestAbort>();
+  private readonly sending = new IdTable<RequestId, RequestAbort>();
 
   constructor(options: AnswerOptions, signal: AbortSignal) {
     this.policy = postRetryPolicy(options.answerRetry, 'answerRetry');

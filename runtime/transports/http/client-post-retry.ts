@@ -9,6 +9,7 @@ import type { JSONRPCMessage, RequestId } from '../../core/jsonrpc.js';
 import { findHttpTransportError, HttpTransportError } from './client-errors.js';
 import { delay, RequestAbort } from './client-request.js';
 import { reconnectDelay, type ReconnectPolicy } from './client-reconnect.js';
+import { IdTable } from '../../core/id-table.js';
 
 /** How a POST that met a passing failure is retried. */
 export interface PostRetryOptions {
@@ -123,7 +124,7 @@ export function describeMessage(message: JSONRPCMessage | JSONRPCMessage[], answ
  * one entry per request being sent, so it is bounded by the requests in flight.
  */
 export class RequestRetrier {
-  private readonly retrying = new Map<RequestId, RequestAbort>();
+  private readonly retrying = new IdTable<RequestId, RequestAbort>();
 
   constructor(
     private readonly policy: PostRetryPolicy,

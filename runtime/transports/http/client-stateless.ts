@@ -9,6 +9,7 @@ import type { TransportSendOptions } from '../../core/transport.js';
 import { headerParameters, parameterHeaders, standardHeaders, type HeaderParameters } from '../../era/mcp-headers.js';
 import type { HttpTransportError } from './client-errors.js';
 import type { RequestAbort } from './client-request.js';
+import { IdTable } from '../../core/id-table.js';
 
 /** What the transport knows of the stateless era it speaks. */
 export interface StatelessFacts {
@@ -34,7 +35,7 @@ export function eraOf(options: TransportSendOptions | undefined, current: Statel
 /** The stateless era's per-request state of one transport. */
 export class StatelessExchanges {
   /** Requests in flight, so that cancelling one closes its exchange. */
-  readonly inflight = new Map<RequestId, RequestAbort>();
+  readonly inflight = new IdTable<RequestId, RequestAbort>();
   /** Parsed `x-mcp-header` annotations by input schema object. */
   private readonly headerParameterCache = new WeakMap<object, HeaderParameters>();
 

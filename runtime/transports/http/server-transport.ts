@@ -16,6 +16,7 @@ import { errorReply, errorResponse, TRANSPORT_ERROR_CODES } from './replies.js';
 import type { HttpMessageExtra } from './server-extra.js';
 import { isResponseItem, ReplicaRelay, type StandaloneChannel } from './server-replicas.js';
 import { replayOnly, SseStream, type ReplayedEvent, type StreamSettings } from './sse-stream.js';
+import { IdTable } from '../../core/id-table.js';
 
 export { httpExtra, type HttpMessageExtra } from './server-extra.js';
 export type { StandaloneChannel } from './server-replicas.js';
@@ -72,7 +73,7 @@ export class StreamableServerTransport implements Transport {
 
   private readonly options: StreamableServerTransportOptions;
   /** Unanswered request id → the stream its response goes to. */
-  private readonly routes = new Map<RequestId, SseStream>();
+  private readonly routes = new IdTable<RequestId, SseStream>();
   /** Streams still running, by stream id, for resumption. */
   private readonly streams = new Map<string, SseStream>();
   private standalone: SseStream | undefined;

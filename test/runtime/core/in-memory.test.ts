@@ -85,4 +85,53 @@ describe('createLinkedPair', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(received).not.toHaveBeenCalled();
   });
+
+  it('delivers what one turn sends together, in order, with what arrives during the delivery', async () => {
+    const [a, b] = createLinkedPair();
+    const received: string[] = [];
+    b.onmessage = (message) => {
+      const { method } = message as { method: string };
+      received.push(method);
+      // A frame that arrives while the inbox is being delivered comes after the ones before it.
+      if (method === 'one') void a.send({ jsonrpc: '2.0', method: 'late' });
+    };
+    await a.start();
+    await b.start();
+    void a.send({ jsonrpc: '2.0', method: 'one' });
+    void a.send({ jsonrpc: '2.0', method: 'two' });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(received).toEqual(['one', 'two', 'late']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual(['one', 'two', 'late']);
+  });
+
+  it('keeps delivering after a receiver throws, and leaves the exception uncaught', async () => {
+    const [a, b] = createLinkedPair();
+    const received: string[] = [];
+    b.onmessage = (message) => {
+      const { method } = message as { method: string };
+      received.push(method);
+      if (method === 'bad') throw new Error('receiver failed');
+    };
+    const uncaught: unknown[] = [];
+    const listeners = process.listeners('uncaughtException');
+    process.removeAllListeners('uncaughtException');
+    const onUncaught = (error: unknown): void => {
+      uncaught.push(error);
+    };
+    process.on('uncaughtException', onUncaught);
+    try {
+      await a.start();
+      await b.start();
+      void a.send({ jsonrpc: '2.0', method: 'bad' });
+      void a.send({ jsonrpc: '2.0', method: 'good' });
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      for (const listener of listeners) process.on('uncaughtException', listener);
+    }
+    expect(received).toEqual(['bad', 'good']);
+    expect(uncaught).toEqual([new Error('receiver failed')]);
+  });
 });

@@ -107,7 +107,7 @@ export class Dispatcher {
       if (Array.isArray(value)) {
         return this.receiveBatch(value, extra);
       }
-      const held: Leave[] = [];
+      const held = new HeldPlace();
       const response = this.dispatch(value, extra, held);
       return response instanceof Promise ? response.then((answer) => replyOf(answer, held)) : replyOf(response, held);
     } catch (error) {
@@ -181,12 +181,12 @@ export class Dispatcher {
   }
 
   /**
-   * Handles one message. With `held`, a request answered keeps its handler place and pushes
+   * Handles one message. With `held`, a request answered keeps its handler place and leaves
    * the function that frees it there (the engine frees it once the reply is sent); without
    * (a batch item, whose batch reply waits for every item), the place is freed when the
    * handler ends, so a batch larger than the bound cannot wait for itself.
    */
-  private dispatch(value: unknown, extra: MessageExtra | undefined, held?: Leave[]): Promise<JSONRPCResponse | undefined> | JSONRPCResponse | undefined {
+  private dispatch(value: unknown, extra: MessageExtra | undefined, held?: HeldPlace): Promise<JSONRPCResponse | undefined> | JSONRPCResponse | undefined {
     const classified = classifyMessage(value);
     if (classified.kind === 'invalid') {
       return this.errorResponse(classified.id, 'INVALID_REQUEST', `Invalid Request: ${classified.reason}`);
@@ -243,7 +243,7 @@ export class Dispatcher {
    * Checks a request and runs its handler. Synchronous up to the handler, and after it when the
    * handler returns a value rather than a promise: such a request costs no promise here.
    */
-  private handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined, held: Leave[] | undefined): JSONRPCResponse | undefined | Promise<JSONRPCResponse | undefined> {
+  private handleRequest(message: JSONRPCRequest, extra: MessageExtra | undefined, held: HeldPlace | undefined): JSONRPCResponse | undefined | Promise<JSONRPCResponse | undefined> {
     const { id, method, params } = message;
     try {
       const refusal = this.host.admit?.(message);
@@ -278,7 +278,7 @@ export class Dispatcher {
   }
 
   /** Runs the handler of a request that waited for its place, once it has one. */
-  private async runWhenAdmitted(entry: Promise<Leave | undefined>, context: HandlerContext, info: ResolvedMethod, handler: RequestHandler, params: Params | undefined, held: Leave[] | undefined): Promise<JSONRPCResponse | undefined> {
+  private async runWhenAdmitted(entry: Promise<Leave | undefined>, context: HandlerContext, info: ResolvedMethod, handler: RequestHandler, params: Params | undefined, held: HeldPlace | undefined): Promise<JSONRPCResponse | undefined> {
     try {
       const leave = await entry;
       if (leave === undefined) {
@@ -293,7 +293,7 @@ export class Dispatcher {
   }
 
   /** Runs the handler and shapes its outcome; synchronous when the handler is. */
-  private runHandler(leave: Leave, context: HandlerContext, info: ResolvedMethod, handler: RequestHandler, params: Params | undefined, held: Leave[] | undefined): JSONRPCResponse | undefined | Promise<JSONRPCResponse | undefined> {
+  private runHandler(leave: Leave, context: HandlerContext, info: ResolvedMethod, handler: RequestHandler, params: Params | undefined, held: HeldPlace | undefined): JSONRPCResponse | undefined | Promise<JSONRPCResponse | undefined> {
     let response: JSONRPCResponse | undefined;
     try {
       // Cancelled between its turn and now: it runs no handler and gets no answer.
@@ -311,7 +311,7 @@ export class Dispatcher {
     return this.finish(context, response, leave, held);
   }
 
-  private async settleHandler(outcome: PromiseLike<unknown>, leave: Leave, context: HandlerContext, info: ResolvedMethod, held: Leave[] | undefined): Promise<JSONRPCResponse | undefined> {
+  private async settleHandler(outcome: PromiseLike<unknown>, leave: Leave, context: HandlerContext, info: ResolvedMethod, held: HeldPlace | undefined): Promise<JSONRPCResponse | undefined> {
     let response: JSONRPCResponse | undefined;
     try {
       response = this.answer(context, info, await outcome);
@@ -336,10 +336,10 @@ export class Dispatcher {
   }
 
   /** Ends a request's run: it leaves the in-flight table, and its place is freed or handed on with the reply. */
-  private finish(context: HandlerContext, response: JSONRPCResponse | undefined, leave: Leave, held: Leave[] | undefined): JSONRPCResponse | undefined {
+  private finish(context: HandlerContext, response: JSONRPCResponse | undefined, leave: Leave, held: HeldPlace | undefined): JSONRPCResponse | undefined {
     if (this.inflight.get(context.requestId) === context) this.inflight.delete(context.requestId);
     if (held === undefined || response === undefined) leave();
-    else held.push(leave);
+    else held.leave = leave;
     return response;
   }
 
@@ -425,7 +425,15 @@ export class Dispatcher {
   }
 }
 
+/**
+ * Where the request of a single message leaves the handler place its reply still holds: one
+ * at most, so one slot (an empty array allocates its storage on the first push).
+ */
+class HeldPlace {
+  leave: Leave | undefined = undefined;
+}
+
 /** The reply for `response` of a single message, carrying the place it holds in `held`. */
-function replyOf(response: JSONRPCResponse | undefined, held: readonly Leave[]): Reply | undefined {
-  return response === undefined ? undefined : { message: response, relatedRequestId: response.id ?? undefined, leave: held[0] };
+function replyOf(response: JSONRPCResponse | undefined, held: HeldPlace): Reply | undefined {
+  return response === undefined ? undefined : { message: response, relatedRequestId: response.id ?? undefined, leave: held.leave };
 }

@@ -104,8 +104,10 @@ export class InMemoryTransport implements Transport {
   /** Delivers the inbox in order, frames that arrive meanwhile included; stops when this end closes. */
   private deliver(): void {
     const inbox = this.inbox;
-    for (let index = 0; index < inbox.length && !this.closed; index++) {
-      const frame = inbox[index];
+    // shift() rather than an index and a final `length = 0`: setting an array's length takes
+    // a slow builtin, dearer than shifting the few frames of one turn.
+    while (inbox.length > 0 && !this.closed) {
+      const frame = inbox.shift();
       try {
         this.onmessage?.(typeof frame === 'string' ? decodeMessage(frame) : frame);
       } catch (error) {
@@ -115,7 +117,6 @@ export class InMemoryTransport implements Transport {
         });
       }
     }
-    inbox.length = 0;
     this.queued = false;
   }
 }

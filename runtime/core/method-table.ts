@@ -134,6 +134,9 @@ export class MethodTable {
 
   /** Finds a method by name, or undefined when neither the revision nor the application knows it. */
   lookup(method: string): ResolvedMethod | undefined {
+    // Only the bound revision's methods are kept there, and binding another clears them.
+    const known = this.resolved.get(method);
+    if (known !== undefined) return known;
     const methods = this.revisionModule?.methods;
     if (methods !== undefined && Object.hasOwn(methods, method)) {
       let resolved = this.resolved.get(method);

@@ -38,6 +38,11 @@ export class SessionRenewer {
 
   constructor(private readonly host: RenewalHost) {}
 
+  /** Whether a renewal is in progress. */
+  get renewing(): boolean {
+    return this.renewal !== undefined;
+  }
+
   /** Settles once a renewal in progress is over (at once without one). */
   settled(): Promise<void> {
     return this.renewal?.done.catch(() => undefined) ?? Promise.resolve();

@@ -188,6 +188,8 @@ export async function readJsonAnswer(response: ClientResponse, type: string | un
 /** The media type of a response, lower-cased and without parameters ('' when absent). */
 export function mediaTypeOf(response: ClientResponse): string {
   const value = response.headers.get('content-type') ?? '';
+  // The two types MCP servers answer with, spelled as most send them, need no parsing.
+  if (value === 'application/json' || value === 'text/event-stream') return value;
   return value.split(';', 1)[0]!.trim().toLowerCase();
 }
 

@@ -53,7 +53,9 @@ export class ClientSessionState {
 
   /** `base` with the session and version headers; an `initialize` request carries neither. */
   headers(base: Record<string, string>, initialize = false): Record<string, string> {
-    const headers = { ...base };
+    // Assigned, not spread: members added to a spread copy take V8's slow path.
+    const headers: Record<string, string> = {};
+    for (const name of Object.keys(base)) headers[name] = base[name]!;
     if (this.sessionId !== undefined && !initialize && this.stateless === undefined) headers[SESSION_ID_HEADER] = this.sessionId;
     if (this.protocolVersion !== undefined && !initialize) headers[PROTOCOL_VERSION_HEADER] = this.protocolVersion;
     return headers;

@@ -39,20 +39,20 @@ export class StatelessExchanges {
   /** Parsed `x-mcp-header` annotations by input schema object. */
   private readonly headerParameterCache = new WeakMap<object, HeaderParameters>();
 
-  /** The era's metadata headers for one message. */
-  metadataHeaders(era: StatelessFacts, message: JSONRPCMessage | JSONRPCMessage[]): Record<string, string> {
-    if (Array.isArray(message) || !('method' in message)) return {};
+  /** Adds the era's metadata headers for one message to `headers`. */
+  addMetadataHeaders(headers: Record<string, string>, era: StatelessFacts, message: JSONRPCMessage | JSONRPCMessage[]): void {
+    if (Array.isArray(message) || !('method' in message)) return;
     const params = (message as { params?: unknown }).params;
-    const headers = standardHeaders(message.method, params);
-    if (!isJsonObject(params) || typeof params.name !== 'string' || !('id' in message)) return headers;
+    standardHeaders(message.method, params, headers);
+    if (!isJsonObject(params) || typeof params.name !== 'string' || !('id' in message)) return;
     const schema = era.toolInputSchema?.(params.name);
-    if (!isJsonObject(schema)) return headers;
+    if (!isJsonObject(schema)) return;
     let parsed = this.headerParameterCache.get(schema);
     if (parsed === undefined) {
       parsed = headerParameters(schema);
       this.headerParameterCache.set(schema, parsed);
     }
-    return parsed.ok ? { ...headers, ...parameterHeaders(parsed.parameters, params.arguments) } : headers;
+    if (parsed.ok) parameterHeaders(parsed.parameters, params.arguments, headers);
   }
 }
 

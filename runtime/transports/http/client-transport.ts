@@ -20,6 +20,7 @@ import { discardBody, HttpRequester, mediaTypeOf, readJsonAnswer, RequestAbort }
 import { ClientSessionState } from './client-session-state.js';
 import { errorAnswerOf, StatelessExchanges } from './client-stateless.js';
 import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
+import { IdTable } from '../../core/id-table.js';
 
 export type { SessionRenewal, StreamableHttpClientTransportOptions } from './client-options.js';
 export { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './client-session-state.js';
@@ -87,7 +88,7 @@ export class StreamableHttpClientTransport implements Transport {
   /** The session id, the protocol version and the era, with the headers they make. */
   private readonly session: ClientSessionState;
   /** Requests sent and not answered yet, across all streams. */
-  private readonly unanswered = new Set<RequestId>();
+  private readonly unanswered = new IdTable<RequestId, true>();
   /** Internal requests whose responses are kept from the engine, with their receivers. */
   private readonly hidden = new Map<RequestId, (response: unknown) => void>();
   /** The handshake carried, replayed to renew an expired session. */
@@ -209,21 +210,25 @@ export class StreamableHttpClientTransport implements Transport {
    * would wait for itself.
    */
   private async post(message: JSONRPCMessage | JSONRPCMessage[], body: string, mode: 'renewable' | 'once' | 'handshake'): Promise<void> {
-    if (mode !== 'handshake') await this.renewer.settled();
+    // Most POSTs find no renewal in progress, and skip a wait (a promise and a turn) for nothing.
+    if (mode !== 'handshake' && this.renewer.renewing) await this.renewer.settled();
     const ids = requestIdsOf(message);
     const { session } = this;
     const sentSession = session.sessionId;
     const stateless = session.stateless;
     const initialize = isInitializeRequest(message);
+    // Before anything is registered for the ids: a throw here leaves nothing to undo.
+    const headers = session.headers(POST_HEADERS, initialize);
+    if (stateless !== undefined) this.exchanges.addMetadataHeaders(headers, stateless, message);
     const abort = new RequestAbort(this.master.signal);
-    for (const id of ids) this.unanswered.add(id);
+    for (const id of ids) this.unanswered.set(id, true);
     if (stateless !== undefined) for (const id of ids) this.exchanges.inflight.set(id, abort);
     let streaming = false;
     try {
       const response = await this.requester.send({
         method: 'POST',
         url: this.url,
-        headers: stateless === undefined ? session.headers(POST_HEADERS, initialize) : { ...session.headers(POST_HEADERS, initialize), ...this.exchanges.metadataHeaders(stateless, message) },
+        headers,
         body,
         abort,
       });

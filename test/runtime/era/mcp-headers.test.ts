@@ -87,6 +87,14 @@ describe('parameterHeaders and standardHeaders', () => {
     expect(standardHeaders('resources/read', { uri: 'https://example.com/r?id=1' })).toEqual({ 'mcp-method': 'resources/read', 'mcp-name': 'https://example.com/r?id=1' });
     expect(standardHeaders('prompts/get', { name: 'grüß' })['mcp-name']).toBe(b64('grüß'));
   });
+
+  it('adds to the headers it is given and returns them', () => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    expect(standardHeaders('tools/call', { name: 'my-tool' }, headers)).toBe(headers);
+    const parameters: HeaderParameter[] = [{ name: 'Region', path: ['region'], type: 'string' }];
+    expect(parameterHeaders(parameters, { region: 'eu' }, headers)).toBe(headers);
+    expect(headers).toEqual({ accept: 'application/json', 'mcp-method': 'tools/call', 'mcp-name': 'my-tool', 'mcp-param-region': 'eu' });
+  });
 });
 
 describe('the server side: decodeHeaderValue and parameterHeaderMismatch', () => {

@@ -67,6 +67,9 @@ export function resolveRevisions(
   // endpoint is built per stateless HTTP request. Only choices naming each revision once are
   // shared, so the keys stay within the subsets of the released revisions (per list of eras).
   const shareable = pool === undefined && loader === defaultLoader && (requested === undefined || new Set(requested).size === requested.length);
+  // Every released revision (what a Server or Client gets without options) needs no key built.
+  const everything = shareable && requested === undefined && allowed.includes('stateful') && allowed.includes('stateless');
+  if (everything && everyRevision !== undefined) return everyRevision;
   const key = shareable ? `${allowed.join()}|${requested === undefined ? '*' : [...requested].sort().join()}` : undefined;
   const shared = key === undefined ? undefined : sharedSets.get(key);
   if (shared !== undefined) return shared;
@@ -80,8 +83,12 @@ export function resolveRevisions(
   const chosen = requested === undefined ? candidates : pick(requested, candidates, allowed);
   const set = new RevisionSet(chosen, pool === undefined ? loader : undefined);
   if (key !== undefined) sharedSets.set(key, set);
+  if (everything) everyRevision = set;
   return set;
 }
+
+/** The shared set of every released revision of both eras, once made. */
+let everyRevision: RevisionSet | undefined;
 
 /** The sets {@link resolveRevisions} made from the generated pins with the default loader, by choice. */
 const sharedSets = new Map<string, RevisionSet>();

@@ -223,6 +223,22 @@ class NodeRequestView implements HttpRequestView {
       this.closeAfterReply = true;
       return Promise.resolve({ ok: false, reason: 'busy' });
     }
+    const request = this.request;
+    if (request.complete && request.readableFlowing !== true) {
+      // The parser has pushed the whole body already (a small POST arrives with its headers,
+      // and the core asks after a turn): taken at once, without four listeners and a promise.
+      const total = request.readableLength;
+      if (total > maxBytes) {
+        this.closeAfterReply = true;
+        return Promise.resolve({ ok: false, reason: 'too-large' });
+      }
+      if (!reserved && budget !== undefined && !budget.take(total)) {
+        this.closeAfterReply = true;
+        return Promise.resolve({ ok: false, reason: 'busy' });
+      }
+      const buffered = request.read() as Buffer | null;
+      return Promise.resolve(decodeUtf8(buffered === null ? [] : [buffered], buffered === null ? 0 : buffered.byteLength));
+    }
     return new Promise<BodyText>((resolve) => {
       const chunks: Uint8Array[] = [];
       let total = 0;

@@ -358,3 +358,56 @@ describe('Node adapter: requests in flight', () => {
     for (const request of [...mine, ...theirs, ...anonymous]) request.socket.destroy();
   });
 });
+
+describe('a body read after the parser has it whole', () => {
+  /** A listener whose handler waits a turn (as the core does), then reads the body with `maxBytes` and `budget`. */
+  async function serveReads(maxBytes: number, budget?: { take(bytes: number): boolean }): Promise<{ url: URL; close: () => Promise<void> }> {
+    const { toNodeListener } = await import('../../../../runtime/node.js');
+    const listener = toNodeListener({
+      handle: async (view) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        const body = await view.readBody(maxBytes, budget);
+        return { kind: 'body', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+      },
+    });
+    const server = createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: new URL(`http://127.0.0.1:${port}/mcp`), close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  const CHUNKED = { 'content-type': 'application/json', 'transfer-encoding': 'chunked' };
+
+  it('gives the text of every chunk, in order', async () => {
+    const served = await serveReads(1_000);
+    try {
+      const answer = await raw(served.url, 'POST', CHUNKED, ['{"a":', '"grüß"', '}']);
+      expect(JSON.parse(answer.body)).toEqual({ ok: true, text: '{"a":"grüß"}' });
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('refuses a body beyond maxBytes that declared no length', async () => {
+    const served = await serveReads(8);
+    try {
+      const answer = await raw(served.url, 'POST', CHUNKED, ['{"a":', '"0123456789"}']);
+      expect(JSON.parse(answer.body)).toEqual({ ok: false, reason: 'too-large' });
+      expect(answer.headers.connection).toBe('close');
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('takes what it buffered from the budget, and refuses when the budget is spent', async () => {
+    const taken: number[] = [];
+    const served = await serveReads(1_000, { take: (bytes) => (taken.push(bytes), taken.length === 1) });
+    try {
+      expect(JSON.parse((await raw(served.url, 'POST', CHUNKED, ['{}'])).body)).toEqual({ ok: true, text: '{}' });
+      expect(JSON.parse((await raw(served.url, 'POST', CHUNKED, ['[1,2]'])).body)).toEqual({ ok: false, reason: 'busy' });
+      expect(taken).toEqual([2, 5]);
+    } finally {
+      await served.close();
+    }
+  });
+});

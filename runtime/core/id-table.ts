@@ -15,8 +15,9 @@ export const SMALL_TABLE = 8;
 
 /** A map of request ids to `V`, in insertion order. Bounded by what its owner adds. */
 export class IdTable<K, V> {
-  private readonly keys: (K | undefined)[] = new Array<K | undefined>(SMALL_TABLE).fill(undefined);
-  private readonly items: (V | undefined)[] = new Array<V | undefined>(SMALL_TABLE).fill(undefined);
+  // Made on the first entry: an engine built per request has tables it never fills.
+  private keys: (K | undefined)[] | undefined;
+  private items: (V | undefined)[] | undefined;
   /** Entries in the fixed arrays, at indexes below this. */
   private count = 0;
   /** The entries while there are more than the arrays hold. */
@@ -30,7 +31,7 @@ export class IdTable<K, V> {
   get(key: K): V | undefined {
     if (this.large !== undefined) return this.large.get(key);
     const index = this.indexOf(key);
-    return index < 0 ? undefined : this.items[index];
+    return index < 0 ? undefined : this.items![index];
   }
 
   has(key: K): boolean {
@@ -43,15 +44,17 @@ export class IdTable<K, V> {
       return;
     }
     const index = this.indexOf(key);
+    const keys = (this.keys ??= new Array<K | undefined>(SMALL_TABLE).fill(undefined));
+    const items = (this.items ??= new Array<V | undefined>(SMALL_TABLE).fill(undefined));
     if (index >= 0) {
-      this.items[index] = value;
+      items[index] = value;
     } else if (this.count < SMALL_TABLE) {
-      this.keys[this.count] = key;
-      this.items[this.count] = value;
+      keys[this.count] = key;
+      items[this.count] = value;
       this.count++;
     } else {
       const large = new Map<K, V>();
-      for (let i = 0; i < this.count; i++) large.set(this.keys[i] as K, this.items[i] as V);
+      for (let i = 0; i < this.count; i++) large.set(keys[i] as K, items[i] as V);
       large.set(key, value);
       this.forgetSmall();
       this.large = large;
@@ -67,14 +70,16 @@ export class IdTable<K, V> {
     }
     const index = this.indexOf(key);
     if (index < 0) return false;
+    const keys = this.keys!;
+    const items = this.items!;
     const last = this.count - 1;
     for (let i = index; i < last; i++) {
-      this.keys[i] = this.keys[i + 1];
-      this.items[i] = this.items[i + 1];
+      keys[i] = keys[i + 1];
+      items[i] = items[i + 1];
     }
     // The vacated slot lets go of its entry.
-    this.keys[last] = undefined;
-    this.items[last] = undefined;
+    keys[last] = undefined;
+    items[last] = undefined;
     this.count = last;
     return true;
   }
@@ -88,17 +93,19 @@ export class IdTable<K, V> {
   /** The values, oldest entry first, as a snapshot that later changes do not affect. */
   values(): V[] {
     if (this.large !== undefined) return [...this.large.values()];
-    return this.items.slice(0, this.count) as V[];
+    return this.count === 0 ? [] : (this.items!.slice(0, this.count) as V[]);
   }
 
   private indexOf(key: K): number {
-    for (let i = 0; i < this.count; i++) if (this.keys[i] === key) return i;
+    const keys = this.keys;
+    for (let i = 0; i < this.count; i++) if (keys![i] === key) return i;
     return -1;
   }
 
   private forgetSmall(): void {
-    this.keys.fill(undefined);
-    this.items.fill(undefined);
+    if (this.count === 0) return;
+    this.keys!.fill(undefined);
+    this.items!.fill(undefined);
     this.count = 0;
   }
 }

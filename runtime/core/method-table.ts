@@ -74,11 +74,13 @@ export function peerOf(side: Side): Side {
  */
 export class MethodTable {
   private revisionModule: RevisionModule | undefined;
-  private readonly customMethods = new Map<string, ResolvedMethod>();
+  // The next three are made on first use: most tables (an engine built per stateless request)
+  // never have a custom method or an alternative.
+  private customMethods: Map<string, ResolvedMethod> | undefined;
   /** Extra results of revision methods (an extension's), by method and `resultType`. */
-  private readonly alternatives = new Map<string, Map<string, Validator>>();
+  private alternatives: Map<string, Map<string, Validator>> | undefined;
   /** Extra results told apart by a member instead of `resultType` (2025-11-25's `{ task }`), by method and member. */
-  private readonly memberAlternatives = new Map<string, Map<string, Validator>>();
+  private memberAlternatives: Map<string, Map<string, Validator>> | undefined;
   /** The bound revision's methods as looked up, with their alternatives: built once per revision and method. */
   private readonly resolved = new Map<string, ResolvedMethod>();
 
@@ -98,7 +100,7 @@ export class MethodTable {
 
   /** The custom method registered as `method`, if any (a revision's own methods are not). */
   custom(method: string): ResolvedMethod | undefined {
-    return this.customMethods.get(method);
+    return this.customMethods?.get(method);
   }
 
   /** Adds a custom request; throws when the name is taken by the revision or another custom method. */
@@ -116,7 +118,7 @@ export class MethodTable {
    * `validator`: how an extension adds a result shape (a task handle) to a revision's method.
    */
   addResultAlternative(method: string, resultType: string, validator: Validator): void {
-    this.addAlternative(this.alternatives, method, resultType, validator);
+    this.addAlternative((this.alternatives ??= new Map()), method, resultType, validator);
   }
 
   /**
@@ -124,12 +126,12 @@ export class MethodTable {
    * `member`, checked by `validator` (2025-11-25's CreateTaskResult, `{ task }`).
    */
   addResultMember(method: string, member: string, validator: Validator): void {
-    this.addAlternative(this.memberAlternatives, method, member, validator);
+    this.addAlternative((this.memberAlternatives ??= new Map()), method, member, validator);
   }
 
   /** Removes a custom method; returns whether one was registered. */
   remove(method: string): boolean {
-    return this.customMethods.delete(method);
+    return this.customMethods?.delete(method) ?? false;
   }
 
   /** Finds a method by name, or undefined when neither the revision nor the application knows it. */
@@ -156,12 +158,12 @@ export class MethodTable {
       }
       return resolved;
     }
-    return this.customMethods.get(method);
+    return this.customMethods?.get(method);
   }
 
   private withAlternatives(method: string, base: Validator): Validator {
-    const members = this.alternatives.get(method);
-    const byMember = this.memberAlternatives.get(method);
+    const members = this.alternatives?.get(method);
+    const byMember = this.memberAlternatives?.get(method);
     if (members === undefined && byMember === undefined) return base;
     const check = ((value: unknown): boolean => {
       const type = typeof value === 'object' && value !== null ? (value as { resultType?: unknown }).resultType : undefined;
@@ -180,7 +182,7 @@ export class MethodTable {
 
   private addCustom(method: string, kind: ResolvedMethod['kind'], spec: CustomNotificationSpec, result: Validator | null, nameHeader: boolean): void {
     this.assertFree(method, spec.extension !== undefined);
-    this.customMethods.set(method, {
+    (this.customMethods ??= new Map()).set(method, {
       method,
       kind,
       direction: spec.direction,
@@ -207,7 +209,7 @@ export class MethodTable {
     if (!extension && methods !== undefined && Object.hasOwn(methods, method)) {
       throw new Error(`${method} is defined by revision ${this.revisionModule!.revision}`);
     }
-    if (this.customMethods.has(method)) {
+    if (this.customMethods?.has(method) === true) {
       throw new Error(`${method} is already registered as a custom method`);
     }
   }

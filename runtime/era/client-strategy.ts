@@ -167,26 +167,32 @@ export function statelessClientEra(host: ClientEraHost): ClientEraStrategy {
       await opening.load(choice.protocolVersion);
       return opening.adoptDiscover(choice.protocolVersion, choice.discover);
     },
-    send: async (method, params, options) => {
-      const requestMeta = host.state!.requestMeta!;
-      const revision = host.revision!;
-      const cacheable = revision.methods[method]?.cacheable === true;
-      if (cacheable) {
-        const cached = host.cache?.lookup(method, params);
-        if (cached !== undefined) return cached;
+    // Not async: one promise reaction per call instead of an async frame and its await; a throw
+    // before sending is a rejection all the same.
+    send: (method, params, options) => {
+      try {
+        const requestMeta = host.state!.requestMeta!;
+        const revision = host.revision!;
+        const cacheable = revision.methods[method]?.cacheable === true;
+        if (cacheable) {
+          const cached = host.cache?.lookup(method, params);
+          if (cached !== undefined) return Promise.resolve(cached);
+        }
+        const given = (params ?? {}) as Params;
+        // The first round is an ordinary request; the rounds of a server that asks for input
+        // (their shared budget, retries, answers) are set up only once one does.
+        const started = Date.now();
+        return host.transmit(method, enveloped(given, requestMeta), options).then((first) => {
+          if (!isInputRequired(first) || !acceptsInput(revision, method)) return learn(method, params, first, cacheable);
+          return continueInputRounds(method, given, first, options ?? {}, {
+            send: (sent, roundOptions) => host.transmit(method, enveloped(sent, host.state?.requestMeta ?? requestMeta), roundOptions),
+            fulfil: (key, inputMethod, inputParams, signal) => host.fulfil(key, inputMethod, inputParams, signal),
+          }, { maxRounds: host.maxInputRounds, timeoutMs: options?.timeout ?? host.defaultTimeoutMs, startedAt: started })
+            .then((result) => learn(method, params, result, cacheable));
+        });
+      } catch (error) {
+        return Promise.reject(error);
       }
-      const given = (params ?? {}) as Params;
-      // The first round is an ordinary request; the rounds of a server that asks for input
-      // (their shared budget, retries, answers) are set up only once one does.
-      const started = Date.now();
-      let result = await host.transmit(method, enveloped(given, requestMeta), options);
-      if (isInputRequired(result) && acceptsInput(revision, method)) {
-        result = await continueInputRounds(method, given, result, options ?? {}, {
-          send: (sent, roundOptions) => host.transmit(method, enveloped(sent, host.state?.requestMeta ?? requestMeta), roundOptions),
-          fulfil: (key, inputMethod, inputParams, signal) => host.fulfil(key, inputMethod, inputParams, signal),
-        }, { maxRounds: host.maxInputRounds, timeoutMs: options?.timeout ?? host.defaultTimeoutMs, startedAt: started });
-      }
-      return learn(method, params, result, cacheable);
     },
   };
 }

@@ -111,6 +111,25 @@ describe('statelessClientEra', () => {
     await strategy.send(Method.ToolsCall, { name: 'echo' }, undefined);
     expect(sent.filter((request) => request.method === Method.ToolsCall)).toHaveLength(2);
   });
+
+  it('rejects, never throws, when it cannot send, and when what the result teaches fails', async () => {
+    const unsettled = fakeHost(state, () => ({ resultType: 'complete', content: [] }));
+    const strategy = statelessClientEra({ ...unsettled.host, state: undefined });
+    let sending: Promise<unknown> | undefined;
+    expect(() => {
+      sending = strategy.send(Method.ToolsCall, { name: 'echo' }, undefined);
+    }).not.toThrow();
+    await expect(sending).rejects.toBeInstanceOf(TypeError);
+    expect(unsettled.sent).toEqual([]);
+    const { host } = fakeHost(state, () => ({ resultType: 'complete', content: [] }));
+    const observing = statelessClientEra({
+      ...host,
+      observe: () => {
+        throw new Error('bad tool schema');
+      },
+    });
+    await expect(observing.send(Method.ToolsCall, { name: 'echo' }, undefined)).rejects.toThrow('bad tool schema');
+  });
 });
 
 describe('opening', () => {

@@ -141,21 +141,18 @@ export class MethodTable {
     if (known !== undefined) return known;
     const methods = this.revisionModule?.methods;
     if (methods !== undefined && Object.hasOwn(methods, method)) {
-      let resolved = this.resolved.get(method);
-      if (resolved === undefined) {
-        const info = methods[method]!;
-        resolved = {
-          method,
-          kind: info.kind,
-          direction: info.direction,
-          embedded: info.embedded,
-          paramsRequired: info.paramsRequired,
-          params: info.params,
-          result: info.result === null ? null : this.withAlternatives(method, info.result),
-          nameHeader: info.nameHeader !== null,
-        };
-        this.resolved.set(method, resolved);
-      }
+      const info = methods[method]!;
+      const resolved: ResolvedMethod = {
+        method,
+        kind: info.kind,
+        direction: info.direction,
+        embedded: info.embedded,
+        paramsRequired: info.paramsRequired,
+        params: info.params,
+        result: info.result === null ? null : this.withAlternatives(method, info.result),
+        nameHeader: info.nameHeader !== null,
+      };
+      this.resolved.set(method, resolved);
       return resolved;
     }
     return this.customMethods?.get(method);

@@ -124,11 +124,10 @@ function countAnnotations(schema: unknown, allowed: ReadonlySet<unknown>, depth 
 
 /**
  * The `Mcp-Param-*` headers for a call's arguments: one per annotated parameter whose value is
- * present, not null and of a mirrorable kind (integers within the safe range). Added to `into`
+ * present, not null and of a mirrorable kind (integers within the safe range). Added to `headers`
  * when given, which is returned.
  */
-export function parameterHeaders(parameters: readonly HeaderParameter[], args: unknown, into: Record<string, string> = {}): Record<string, string> {
-  const headers = into;
+export function parameterHeaders(parameters: readonly HeaderParameter[], args: unknown, headers: Record<string, string> = {}): Record<string, string> {
   for (const parameter of parameters) {
     let value: unknown = args;
     for (const key of parameter.path) value = isJsonObject(value) ? value[key] : undefined;
@@ -146,11 +145,10 @@ export function parameterHeaders(parameters: readonly HeaderParameter[], args: u
 
 /**
  * `Mcp-Method` and, for requests addressing a named tool or prompt or a resource URI,
- * `Mcp-Name` for one outgoing message. Added to `into` when given, which is returned: headers
+ * `Mcp-Name` for one outgoing message. Added to `headers` when given, which is returned: headers
  * are built by assignment into one object, because merging with spreads takes V8's slow path.
  */
-export function standardHeaders(method: string, params: unknown, into: Record<string, string> = {}): Record<string, string> {
-  const headers = into;
+export function standardHeaders(method: string, params: unknown, headers: Record<string, string> = {}): Record<string, string> {
   headers[METHOD_HEADER] = method;
   const name = isJsonObject(params) ? nameTarget(params) : undefined;
   if (name !== undefined) headers[NAME_HEADER] = encodeHeaderValue(name);

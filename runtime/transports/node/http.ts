@@ -208,34 +208,28 @@ class NodeRequestView implements HttpRequestView {
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
+  /** Refuses a body without reading (the rest of) it, so the connection must not be reused. */
+  private refuseUnread(reason: 'too-large' | 'busy'): Promise<BodyText> {
+    this.closeAfterReply = true;
+    return Promise.resolve({ ok: false, reason });
+  }
+
   readBody(maxBytes: number, budget?: BodyBudget): Promise<BodyText> {
     const parsed = (this.request as { body?: unknown }).body;
     if (parsed !== undefined) {
       return Promise.resolve(fromParsedBody(parsed, maxBytes));
     }
     const declared = Number(this.request.headers['content-length'] ?? Number.NaN);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      this.closeAfterReply = true;
-      return Promise.resolve({ ok: false, reason: 'too-large' });
-    }
+    if (Number.isFinite(declared) && declared > maxBytes) return this.refuseUnread('too-large');
     const reserved = Number.isFinite(declared);
-    if (reserved && budget !== undefined && !budget.take(declared)) {
-      this.closeAfterReply = true;
-      return Promise.resolve({ ok: false, reason: 'busy' });
-    }
+    if (reserved && budget !== undefined && !budget.take(declared)) return this.refuseUnread('busy');
     const request = this.request;
     if (request.complete && request.readableFlowing !== true) {
       // The parser has pushed the whole body already (a small POST arrives with its headers,
       // and the core asks after a turn): taken at once, without four listeners and a promise.
       const total = request.readableLength;
-      if (total > maxBytes) {
-        this.closeAfterReply = true;
-        return Promise.resolve({ ok: false, reason: 'too-large' });
-      }
-      if (!reserved && budget !== undefined && !budget.take(total)) {
-        this.closeAfterReply = true;
-        return Promise.resolve({ ok: false, reason: 'busy' });
-      }
+      if (total > maxBytes) return this.refuseUnread('too-large');
+      if (!reserved && budget !== undefined && !budget.take(total)) return this.refuseUnread('busy');
       const buffered = request.read() as Buffer | null;
       return Promise.resolve(decodeUtf8(buffered === null ? [] : [buffered], buffered === null ? 0 : buffered.byteLength));
     }

@@ -1,5 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLinkedPair } from '../../../runtime/core/in-memory.js';
+import { createLinkedPair, type InMemoryTransport } from '../../../runtime/core/in-memory.js';
+
+/** The methods `end` receives, in order; `react` runs after each is recorded. */
+function receivedMethods(end: InMemoryTransport, react: (method: string) => void): string[] {
+  const received: string[] = [];
+  end.onmessage = (message) => {
+    const { method } = message as { method: string };
+    received.push(method);
+    react(method);
+  };
+  return received;
+}
 
 describe('createLinkedPair', () => {
   it('delivers asynchronously and in order', async () => {
@@ -88,13 +99,10 @@ describe('createLinkedPair', () => {
 
   it('delivers what one turn sends together, in order, with what arrives during the delivery', async () => {
     const [a, b] = createLinkedPair();
-    const received: string[] = [];
-    b.onmessage = (message) => {
-      const { method } = message as { method: string };
-      received.push(method);
+    const received = receivedMethods(b, (method) => {
       // A frame that arrives while the inbox is being delivered comes after the ones before it.
       if (method === 'one') void a.send({ jsonrpc: '2.0', method: 'late' });
-    };
+    });
     await a.start();
     await b.start();
     void a.send({ jsonrpc: '2.0', method: 'one' });
@@ -108,12 +116,9 @@ describe('createLinkedPair', () => {
 
   it('keeps delivering after a receiver throws, and leaves the exception uncaught', async () => {
     const [a, b] = createLinkedPair();
-    const received: string[] = [];
-    b.onmessage = (message) => {
-      const { method } = message as { method: string };
-      received.push(method);
+    const received = receivedMethods(b, (method) => {
       if (method === 'bad') throw new Error('receiver failed');
-    };
+    });
     const uncaught: unknown[] = [];
     const listeners = process.listeners('uncaughtException');
     process.removeAllListeners('uncaughtException');

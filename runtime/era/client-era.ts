@@ -71,7 +71,7 @@ export class InMemoryEraCache implements EraCache {
 }
 
 /** The cache every Client shares unless given its own (or `eraCache: false`). */
-export const defaultEraCache: EraCache = new InMemoryEraCache();
+export const defaultEraCache: EraCache = /* @__PURE__ */ new InMemoryEraCache();
 
 /**
  * The identity of the server behind a transport: `url` for the HTTP transports, the command

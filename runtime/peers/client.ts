@@ -33,6 +33,9 @@ type ClientRequests = Stateful.ClientRequestMap;
 // Typed senders of T's client→server requests and client notifications (see client-types.ts).
 export interface Client<T extends ProtocolTypesShape = Defaults> extends ClientSenders<T> {}
 
+/** Whether the Client prototype has its typed stubs yet (see {@link Client.installStubs}). */
+let stubsInstalled = false;
+
 /**
  * A low-level MCP client for every revision. In the stateless era (2026-07-28 on) it learns the
  * server's versions and capabilities from `server/discover`, puts the version, its capabilities
@@ -80,7 +83,13 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private readonly eras: { readonly stateful: ClientEraStrategy; readonly stateless: ClientEraStrategy };
   private strategy: ClientEraStrategy;
 
-  static {
+  /**
+   * Puts the typed stubs on the Client prototype, once, when the first Client is constructed: a
+   * static block would do it at load time, and bundlers keep a class with a static block (and
+   * everything it reaches) even in a program that never uses it, such as a server.
+   */
+  private static installStubs(): void {
+    stubsInstalled = true;
     installTypedSenders(
       Client.prototype,
       'client',
@@ -91,6 +100,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
 
   constructor(info: Stateful.Implementation, options: ClientOptions<T> = {}) {
     super('client', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless'], options.revisionLoader), options);
+    if (!stubsInstalled) Client.installStubs();
     this.statefulVersions = this.revisions.ofEra('stateful');
     this.statelessVersions = this.revisions.ofEra('stateless');
     const supported = this.supportedRevisions;

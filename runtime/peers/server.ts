@@ -59,6 +59,9 @@ class EraBridge implements ServerEraHost {
 // Typed senders of T's server→client requests and notifications (see server-types.ts).
 export interface Server<T extends ProtocolTypesShape = Defaults> extends ServerSenders<T> {}
 
+/** Whether the Server prototype has its typed stubs yet (see {@link Server.installStubs}). */
+let stubsInstalled = false;
+
 /**
  * A low-level MCP server for the stateful revisions: answers `initialize` with version
  * negotiation, then dispatches requests to handlers typed from the generated method table.
@@ -102,8 +105,25 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
   private readonly codec: RequestStateCodec;
   private readonly subscriptions: Subscriptions;
 
+  /**
+   * Puts the typed stubs on the Server prototype, once, when the first Server is constructed: a
+   * static block would do it at load time, and bundlers keep a class with a static block (and
+   * everything it reaches) even in a program that never uses it.
+   */
+  private static installStubs(): void {
+    stubsInstalled = true;
+    installTypedSenders(
+      Server.prototype,
+      'server',
+      (server, method, params, options) => server.sendRequest(method, params, options),
+      (server, method, params, options) =>
+        server.sendNotification(method, params, options?.relatedRequestId !== undefined ? { relatedRequestId: options.relatedRequestId } : {}),
+    );
+  }
+
   constructor(info: Stateful.Implementation, options: ServerOptions<T> = {}) {
     super('server', (options.capabilities ?? {}) as CapabilityObject, resolveRevisions(options.supportedRevisions, options.revisions, ['stateful', 'stateless'], options.revisionLoader), options);
+    if (!stubsInstalled) Server.installStubs();
     this.info = info;
     this.instructions = options.instructions;
     this.versions = { stateful: this.revisions.ofEra('stateful'), stateless: this.revisions.ofEra('stateless'), revisions: this.revisions, defaultRevision: this.defaultRevision };
@@ -151,16 +171,6 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
       const filter: Protocol['notificationFilter'] = (method, params) => method !== LOG_NOTIFICATION || this.severe(params?.level);
       this.protocol.notificationFilter = filter;
     }
-  }
-
-  static {
-    installTypedSenders(
-      Server.prototype,
-      'server',
-      (server, method, params, options) => server.sendRequest(method, params, options),
-      (server, method, params, options) =>
-        server.sendNotification(method, params, options?.relatedRequestId !== undefined ? { relatedRequestId: options.relatedRequestId } : {}),
-    );
   }
 
   /**

@@ -46,6 +46,12 @@ describe.each(TARGETS)('bundled for %s', (target) => {
     expect(bytes).toBeGreaterThan(10_000);
     sizes[`${target}: ${name}`] = { bytes, gzipBytes };
   });
+
+  it.each(['one-tool server, all revisions', 'one-tool server, pinned to 2025-11-25'])('%s carries no Client', (name) => {
+    // A peer class that does work at load time (a static block) is kept whole, with all it
+    // reaches, by every bundle of the package; this message is the Client constructor's.
+    expect(bundles.get(name)!.code).not.toContain('is not among the supported revisions');
+  });
 });
 
 describe('the checks themselves', () => {

@@ -29,7 +29,7 @@ function classTable(extra: string): Uint8Array {
 }
 
 /** Membership of ASCII characters in each class; every non-ASCII code unit belongs to both. */
-export const TABLES = [classTable(''), classTable(":/?#[]@!$&'()*+,;=")];
+export const TABLES = [/* @__PURE__ */ classTable(''), /* @__PURE__ */ classTable(":/?#[]@!$&'()*+,;=")];
 
 /** How a captured variable's text becomes its value. */
 export interface Capture {

@@ -30,12 +30,17 @@ const METHOD = {
 } as const;
 
 /** Which cached lists each change notification makes stale, from the generated table. */
-const STALE_AFTER: ReadonlyMap<string, readonly CachedListKind[]> = new Map(
-  Object.entries(changeNotifications)
-    .filter(([, facts]) => facts.sender === 'server' && facts.key === null)
-    .map(([notification, facts]) => [notification, (Object.keys(METHOD) as CachedListKind[]).filter((kind) => (facts.invalidates as readonly string[]).includes(METHOD[kind]))] as const)
-    .filter(([, kinds]) => kinds.length > 0),
-);
+function staleAfter(): ReadonlyMap<string, readonly CachedListKind[]> {
+  return new Map(
+    Object.entries(changeNotifications)
+      .filter(([, facts]) => facts.sender === 'server' && facts.key === null)
+      .map(([notification, facts]) => [notification, (Object.keys(METHOD) as CachedListKind[]).filter((kind) => (facts.invalidates as readonly string[]).includes(METHOD[kind]))] as const)
+      .filter(([, kinds]) => kinds.length > 0),
+  );
+}
+
+/** Built at load, through a call marked pure so that a bundle without a ListCache drops it. */
+const STALE_AFTER = /* @__PURE__ */ staleAfter();
 
 /** Refetches in a row when changes keep arriving mid-fetch, before settling for the last result. */
 const MAX_REFETCHES = 5;

@@ -43,6 +43,11 @@ export class RevisionSet {
   private readonly loader: RevisionLoader | undefined;
   /** {@link ofEra}'s answers, by era. */
   private readonly eras = new Map<Era, readonly string[]>();
+  /**
+   * {@link gateOf}'s answers, by method. Holds one entry per method a handler is registered
+   * for, which is this process's code, never the peer's input.
+   */
+  private readonly gates = new Map<string, CapabilityGate | null>();
 
   constructor(entries: readonly RevisionEntry[], loader: RevisionLoader | undefined) {
     this.revisions = entries.map((entry) => entry.facts.revision);
@@ -123,13 +128,25 @@ export class RevisionSet {
     return pending;
   }
 
-  /** The gate of `method` in the first revision of this set that gates it (null when none does). */
+  /**
+   * The gate of `method` in the first revision of this set that gates it (null when none does).
+   * Kept per method: every Server asks it for each handler it registers, and a stateless HTTP
+   * endpoint builds a Server per request from one shared set.
+   */
   gateOf(method: string): CapabilityGate | null {
-    for (const facts of this.entries.values()) {
-      const gate = facts.methods[method]?.capability;
-      if (gate) return gate;
+    let gate = this.gates.get(method);
+    if (gate === undefined) {
+      gate = null;
+      for (const facts of this.entries.values()) {
+        const found = facts.methods[method]?.capability;
+        if (found) {
+          gate = found;
+          break;
+        }
+      }
+      this.gates.set(method, gate);
     }
-    return null;
+    return gate;
   }
 
   /** True when some revision of `era` (or of any era) defines `method`. */

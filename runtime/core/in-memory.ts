@@ -15,7 +15,7 @@ export interface LinkedPairOptions {
 }
 
 /** What every send answers: delivery itself happens later, so there is nothing to wait for. */
-const SENT: Promise<void> = Promise.resolve();
+const SENT: Promise<void> = /* @__PURE__ */ Promise.resolve();
 
 /**
  * One end of an in-process connection; delivery is asynchronous (one microtask later) and in

@@ -15,13 +15,20 @@ export const JSONRPC_ERROR_CODES = {
 } as const;
 
 /**
+ * The first code of JSON-RPC 2.0's implementation-defined server-error range, which mcpgen
+ * answers with for transport-level refusals and lost answers (see IMPLEMENTATION_ERROR_CODES).
+ * A name of its own, so that constants defined from it are plain values a bundler can drop.
+ */
+export const SERVER_ERROR_CODE = -32000;
+
+/**
  * The codes mcpgen itself answers with from JSON-RPC 2.0's implementation-defined server-error
  * range (-32000 to -32099). They are this SDK's choices, not MCP's: no revision defines them,
  * which is why they live here and not in a generated `errors.ts`.
  */
 export const IMPLEMENTATION_ERROR_CODES = {
   /** A transport-level refusal (bad headers, forbidden origin) or an answer the transport lost. */
-  SERVER_ERROR: -32000,
+  SERVER_ERROR: SERVER_ERROR_CODE,
   /** The session id is unknown or the session has ended. */
   SESSION_NOT_FOUND: -32001,
 } as const;

@@ -8,9 +8,6 @@ import { SdkError } from '../core/errors.js';
 import type { Params, RequestOptions } from '../core/request-context.js';
 import type { ListenSubscription } from './client-options.js';
 
-/** The notification that acknowledges a listen request; the Client routes it here. */
-export const LISTEN_ACKNOWLEDGED = Method.NotificationsSubscriptionsAcknowledged;
-
 /** Sends a request through the Client (middlewares, capability checks, the stateless envelope). */
 export type ListenSend = (method: string, params: unknown, options: RequestOptions) => Promise<unknown>;
 

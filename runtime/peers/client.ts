@@ -3,9 +3,10 @@ import type * as Stateful from '../../generated/protocol/stateful.js';
 import type { CapabilityObject } from '../era/capabilities.js';
 import { Endpoint } from './endpoint.js';
 import { installTypedSenders } from './typed-senders.js';
+import { clientNotificationSenders, clientRequestSenders } from '../../generated/senders.js';
 import { answerInputRequest } from './input-answer.js';
 import { ToolCatalog } from './client-tools.js';
-import { LISTEN_ACKNOWLEDGED, ListenStreams } from './client-listen.js';
+import { ListenStreams } from './client-listen.js';
 import type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
 
 export type { ClientNotificationHandler, ClientOptions, ClientRequestHandler, ListAllOptions, ListenSubscription, NegotiationMode, PageItem, PaginatedMethod } from './client-options.js';
@@ -92,7 +93,8 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
     stubsInstalled = true;
     installTypedSenders(
       Client.prototype,
-      'client',
+      clientRequestSenders,
+      clientNotificationSenders,
       (client, method, params, options) => client.sendRequest(method, params, options),
       (client, method, params) => client.sendNotification(method, params),
     );
@@ -314,7 +316,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       throw unavailableMethodError(Method.SubscriptionsListen, this.protocol.revision, this.supportedFacts())
         ?? new SdkError('UNKNOWN_METHOD', `subscriptions/listen belongs to the stateless era; this connection speaks ${this.protocolVersion ?? '(not connected)'}`);
     }
-    if (!this.userNotificationHandlers.has(LISTEN_ACKNOWLEDGED)) this.registerNotificationHandler(LISTEN_ACKNOWLEDGED, this.evictingHandler(LISTEN_ACKNOWLEDGED));
+    if (!this.userNotificationHandlers.has(Method.NotificationsSubscriptionsAcknowledged)) this.registerNotificationHandler(Method.NotificationsSubscriptionsAcknowledged, this.evictingHandler(Method.NotificationsSubscriptionsAcknowledged));
     return this.listens.open(filter, options);
   }
 
@@ -385,7 +387,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
   private evictingHandler(method: string): NotificationHandler {
     return (params, context: NotificationContext) => {
       this.cache?.evict(method, params);
-      if (method === LISTEN_ACKNOWLEDGED) this.listens.acknowledge(params);
+      if (method === Method.NotificationsSubscriptionsAcknowledged) this.listens.acknowledge(params);
       return this.userNotificationHandlers.get(method)?.(params, context);
     };
   }

@@ -5,6 +5,7 @@ import { Endpoint } from './endpoint.js';
 import type { ServerNotificationHandler, ServerOptions, ServerRequestHandler } from './server-options.js';
 import { negotiateExtensions } from './extension.js';
 import { installTypedSenders } from './typed-senders.js';
+import { serverNotificationSenders, serverRequestSenders } from '../../generated/senders.js';
 import { initializeVersion, type ServerVersions } from '../era/server-admission.js';
 import { serverEras, type ServerEraHost, type ServerEras, type ServerEraStrategy } from '../era/server-strategy.js';
 import { statefulState, type Era, type Negotiated } from '../era/negotiated.js';
@@ -114,7 +115,8 @@ export class Server<T extends ProtocolTypesShape = Defaults> extends Endpoint im
     stubsInstalled = true;
     installTypedSenders(
       Server.prototype,
-      'server',
+      serverRequestSenders,
+      serverNotificationSenders,
       (server, method, params, options) => server.sendRequest(method, params, options),
       (server, method, params, options) =>
         server.sendNotification(method, params, options?.relatedRequestId !== undefined ? { relatedRequestId: options.relatedRequestId } : {}),

@@ -11,7 +11,7 @@ export type UriVariableValue = Scalar | readonly Scalar[] | Readonly<Record<stri
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
 const HEX = /[0-9A-Fa-f]/;
-const utf8 = new TextEncoder();
+const utf8 = /* @__PURE__ */ new TextEncoder();
 
 /** Expands parsed template parts with `values` (RFC 6570 levels 1–4). */
 export function expandParts(parts: readonly TemplatePart[], values: Readonly<Record<string, UriVariableValue>>): string {

@@ -22,12 +22,17 @@ export interface CachedLists {
 export type CachedListKind = keyof CachedLists;
 
 /** The list request of each kind. */
-const METHOD = {
-  tools: Method.ToolsList,
-  resources: Method.ResourcesList,
-  resourceTemplates: Method.ResourcesTemplatesList,
-  prompts: Method.PromptsList,
-} as const;
+function listMethods() {
+  return {
+    tools: Method.ToolsList,
+    resources: Method.ResourcesList,
+    resourceTemplates: Method.ResourcesTemplatesList,
+    prompts: Method.PromptsList,
+  } as const;
+}
+
+/** Built through a call marked pure, so that a bundle without a ListCache drops it. */
+const METHOD = /* @__PURE__ */ listMethods();
 
 /** Which cached lists each change notification makes stale, from the generated table. */
 function staleAfter(): ReadonlyMap<string, readonly CachedListKind[]> {
@@ -39,7 +44,7 @@ function staleAfter(): ReadonlyMap<string, readonly CachedListKind[]> {
   );
 }
 
-/** Built at load, through a call marked pure so that a bundle without a ListCache drops it. */
+/** Built through a call marked pure, like {@link METHOD}. */
 const STALE_AFTER = /* @__PURE__ */ staleAfter();
 
 /** Refetches in a row when changes keep arriving mid-fetch, before settling for the last result. */

@@ -7,10 +7,6 @@ import { messageOf, SdkError } from '../../core/errors.js';
 import { isJsonObject, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
 import { encodeMessage } from '../../core/wire-format.js';
-import { Method } from '../../../generated/methods.js';
-
-/** The notification that completes the handshake. */
-export const INITIALIZED_NOTIFICATION = Method.NotificationsInitialized;
 
 /** True for a single `initialize` request. */
 export function isInitializeRequest(message: JSONRPCMessage | JSONRPCMessage[]): boolean {

@@ -8,7 +8,8 @@ import { messageOf } from '../../core/errors.js';
 import { JSONRPC_VERSION, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '../../core/jsonrpc.js';
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
 import { HttpTransportError } from './client-errors.js';
-import { INITIALIZED_NOTIFICATION, isInitializeRequest, protocolVersionOf } from './client-messages.js';
+import { isInitializeRequest, protocolVersionOf } from './client-messages.js';
+import { Method } from '../../../generated/methods.js';
 
 /** What the renewal needs from its transport. */
 export interface RenewalHost {
@@ -54,7 +55,7 @@ export class SessionRenewer {
     if (item.method === INITIALIZE_REQUEST && 'id' in item) {
       this.initializeRequest = item;
       this.pendingInitializeId = item.id;
-    } else if (item.method === INITIALIZED_NOTIFICATION) {
+    } else if (item.method === Method.NotificationsInitialized) {
       this.initializedNotification = item;
     }
   }
@@ -103,7 +104,7 @@ export class SessionRenewer {
       });
     }
     host.session.protocolVersion = version;
-    await host.postHandshake(this.initializedNotification ?? { jsonrpc: JSONRPC_VERSION, method: INITIALIZED_NOTIFICATION });
+    await host.postHandshake(this.initializedNotification ?? { jsonrpc: JSONRPC_VERSION, method: Method.NotificationsInitialized });
     host.renewed(expired);
   }
 }

@@ -4,14 +4,14 @@
  */
 import { SdkError, asError } from '../../core/errors.js';
 import { JSONRPC_VERSION, type JSONRPCMessage, type RequestId } from '../../core/jsonrpc.js';
-import { IMPLEMENTATION_ERROR_CODES } from '../../core/jsonrpc-codes.js';
+import { SERVER_ERROR_CODE } from '../../core/jsonrpc-codes.js';
 import { CANCELLED_NOTIFICATION } from '../../core/special-methods.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { withAuthProvider } from './auth-hooks.js';
 import { AnswerPoster, isAnswer } from './client-answers.js';
 import { HttpTransportError } from './client-errors.js';
 import { postRetryPolicy, RequestRetrier } from './client-post-retry.js';
-import { cancelledIdOf, encodeOutgoing, INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from './client-messages.js';
+import { cancelledIdOf, encodeOutgoing, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from './client-messages.js';
 import type { StreamableHttpClientTransportOptions } from './client-options.js';
 import type { ClientResponse } from './client-response.js';
 import { reconnectPolicy, type ReconnectPolicy } from './client-reconnect.js';
@@ -21,6 +21,7 @@ import { ClientSessionState } from './client-session-state.js';
 import { errorAnswerOf, StatelessExchanges } from './client-stateless.js';
 import { followStream, type StreamHost, type StreamTask } from './client-stream-follower.js';
 import { IdTable } from '../../core/id-table.js';
+import { Method } from '../../../generated/methods.js';
 
 export type { SessionRenewal, StreamableHttpClientTransportOptions } from './client-options.js';
 export { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './client-session-state.js';
@@ -29,7 +30,7 @@ export { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './client-session-sta
  * answer can no longer arrive (their event stream was lost for good). It lies in JSON-RPC's
  * implementation-defined range, as no MCP code means "the transport lost the answer".
  */
-export const TRANSPORT_LOST_RESPONSE_CODE = IMPLEMENTATION_ERROR_CODES.SERVER_ERROR;
+export const TRANSPORT_LOST_RESPONSE_CODE = SERVER_ERROR_CODE;
 
 const POST_HEADERS: Readonly<Record<string, string>> = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
@@ -176,7 +177,7 @@ export class StreamableHttpClientTransport implements Transport {
       return;
     }
     await this.retrier.send(message, requestIdsOf(message), () => this.post(message, body, mode));
-    if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) this.openStandaloneStream();
+    if (isNotificationOf(message, Method.NotificationsInitialized)) this.openStandaloneStream();
   }
 
   /** Aborts every request and stream, ends the session with DELETE, and fires `onclose` once. */

@@ -59,7 +59,7 @@ const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;
 const SPACE = 0x20;
-const textEncoder = new TextEncoder();
+const textEncoder = /* @__PURE__ */ new TextEncoder();
 
 /** The fields the parser acts on; any other is ignored. */
 type Field = 'data' | 'event' | 'id' | 'retry' | 'other';

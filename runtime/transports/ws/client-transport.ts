@@ -8,7 +8,7 @@ import { JSONRPC_VERSION, type JSONRPCMessage, type RequestId } from '../../core
 import { FRAME_HEAD_BYTES, readFrameHead } from '../http/frame-head.js';
 import type { MessageExtra, Transport, TransportSendOptions } from '../../core/transport.js';
 import { decodeMessage, encodeMessage, ParseFailure } from '../../core/wire-format.js';
-import { INITIALIZED_NOTIFICATION, isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from '../http/client-messages.js';
+import { isInitializeRequest, isNotificationOf, requestIdsOf, responseIdOf } from '../http/client-messages.js';
 import { reconnectDelay, reconnectPolicy, type ReconnectPolicy } from '../http/client-reconnect.js';
 import { TRANSPORT_LOST_RESPONSE_CODE } from '../http/client-transport.js';
 import { authorizedHandshake } from './client-auth.js';
@@ -21,6 +21,7 @@ import {
   type WebSocketClientTransportOptions,
 } from './client-options.js';
 import { globalWebSocket, isNodeWebSocket, openSocket, type OpenSocket, type SocketEvents, type WebSocketConstructor } from './socket.js';
+import { Method } from '../../../generated/methods.js';
 
 export type { WebSocketClientTransportOptions } from './client-options.js';
 
@@ -123,7 +124,7 @@ export class WebSocketClientTransport implements Transport {
       throw new SdkError('SEND_FAILED', `The WebSocket holds more than ${maxBuffered} unsent bytes; the server is not reading`);
     }
     if (isInitializeRequest(message)) this.initializeMessage = message as JSONRPCMessage;
-    if (isNotificationOf(message, INITIALIZED_NOTIFICATION)) this.initializedMessage = message as JSONRPCMessage;
+    if (isNotificationOf(message, Method.NotificationsInitialized)) this.initializedMessage = message as JSONRPCMessage;
     for (const id of requestIdsOf(message)) this.unanswered.add(id);
     this.socket.send(encodeMessage(message));
   }

@@ -14,7 +14,8 @@ function factLiteral(spec: MethodSpec): string {
  * `facts.ts`: every pinned revision's string facts (era, batching, error codes, and per method
  * its kind, direction, capability gate and stub name), with no validator. The runtime reads it
  * to decide which revision module to load, so its root entry imports no revision module. A
- * method whose facts are the same in several revisions is one shared object.
+ * method whose facts, or an error code table, the same in several revisions is one shared
+ * object: every program carries this file, so its size is every bundle's.
  */
 export function emitFactsFile(revisions: ReadonlyArray<{ readonly model: RevisionModel; readonly table: RevisionTable }>): string {
   const shared = new Map<string, string>();
@@ -26,16 +27,25 @@ export function emitFactsFile(revisions: ReadonlyArray<{ readonly model: Revisio
     }
     return name;
   };
+  const codeTables = new Map<string, string>();
+  const codesNameOf = (literal: string): string => {
+    let name = codeTables.get(literal);
+    if (name === undefined) {
+      name = `e${codeTables.size}`;
+      codeTables.set(literal, name);
+    }
+    return name;
+  };
   const blocks = revisions.map(({ model, table }) => {
     const methods = table.methods.map((spec) => `      ${q(spec.method)}: ${nameOf(factLiteral(spec))},`);
-    const codes = table.errorCodes.map((code) => `${code.name}: ${code.code}`).join(', ');
+    const codes = codesNameOf(`{ ${table.errorCodes.map((code) => `${code.name}: ${code.code}`).join(', ')} }`);
     return [
       `  ${q(model.pin.revision)}: {`,
       `    revision: ${q(model.pin.revision)},`,
       `    era: ${q(model.pin.era)},`,
       `    status: ${q(model.pin.status)},`,
       `    batching: ${table.batching},`,
-      `    errorCodes: { ${codes} },`,
+      `    errorCodes: ${codes},`,
       `    methods: {`,
       ...methods,
       `    },`,
@@ -69,6 +79,8 @@ export function emitFactsFile(revisions: ReadonlyArray<{ readonly model: Revisio
     `}`,
     '',
     ...[...shared].map(([literal, name]) => `const ${name}: MethodFact = ${literal};`),
+    '',
+    ...[...codeTables].map(([literal, name]) => `const ${name}: Readonly<Record<string, number>> = ${literal};`),
     '',
     `/** Every pinned revision's facts, keyed by revision. */`,
     `export const revisionFacts: Readonly<Record<string, RevisionFacts>> = {`,

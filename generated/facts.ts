@@ -64,6 +64,10 @@ const m36: MethodFact = { kind: 'request', direction: 'server-to-client', embedd
 const m37: MethodFact = { kind: 'request', direction: 'client-to-server', embedded: false, capability: null, stub: 'discover' };
 const m38: MethodFact = { kind: 'request', direction: 'client-to-server', embedded: false, capability: null, stub: 'subscriptionsListen' };
 
+const e0: Readonly<Record<string, number>> = { PARSE_ERROR: -32700, INTERNAL_ERROR: -32603, INVALID_PARAMS: -32602, METHOD_NOT_FOUND: -32601, INVALID_REQUEST: -32600, RESOURCE_NOT_FOUND: -32002 };
+const e1: Readonly<Record<string, number>> = { PARSE_ERROR: -32700, INTERNAL_ERROR: -32603, INVALID_PARAMS: -32602, METHOD_NOT_FOUND: -32601, INVALID_REQUEST: -32600, URL_ELICITATION_REQUIRED: -32042, RESOURCE_NOT_FOUND: -32002 };
+const e2: Readonly<Record<string, number>> = { PARSE_ERROR: -32700, INTERNAL_ERROR: -32603, INVALID_PARAMS: -32602, METHOD_NOT_FOUND: -32601, INVALID_REQUEST: -32600, UNSUPPORTED_PROTOCOL_VERSION: -32022, MISSING_REQUIRED_CLIENT_CAPABILITY: -32021, HEADER_MISMATCH: -32020 };
+
 /** Every pinned revision's facts, keyed by revision. */
 export const revisionFacts: Readonly<Record<string, RevisionFacts>> = {
   '2024-11-05': {
@@ -71,7 +75,7 @@ export const revisionFacts: Readonly<Record<string, RevisionFacts>> = {
     era: 'stateful',
     status: 'released',
     batching: false,
-    errorCodes: { PARSE_ERROR: -32700, INTERNAL_ERROR: -32603, INVALID_PARAMS: -32602, METHOD_NOT_FOUND: -32601, INVALID_REQUEST: -32600, RESOURCE_NOT_FOUND: -32002 },
+    errorCodes: e0,
     methods: {
       'completion/complete': m0,
       'initialize': m1,
@@ -104,7 +108,7 @@ export const revisionFacts: Readonly<Record<string, RevisionFacts>> = {
     era: 'stateful',
     status: 'released',
     batching: true,
-    errorCodes: { PARSE_ERROR: -32700, INTERNAL_ERROR: -32603, INVALID_PARAMS: -32602, METHOD_NOT_FOUND: -32601, INVALID_REQUEST: -32600, RESOURCE_NOT_FOUND: -32002 },
+    errorCodes: e0,
     methods: {
       'completion/complete': m24,
       'initialize': m1,
@@ -137,7 +141,7 @@ export const revisionFacts: Readonly<Record<string, RevisionFacts>> = {
     era: 'stateful',
     status: 'released',
     batching: false,
-    errorCodes: { PARSE_ERROR: -32700, INTERNAL_ERROR: -32603, INVALID_PARAMS: -32602, METHOD_NOT_FOUND: -32601, INVALID_REQUEST: -32600, RESOURCE_NOT_FOUND: -32002 },
+    errorCodes: e0,
     methods: {
       'completion/complete': m24,
       'elicitation/create': m25,
@@ -171,7 +175,7 @@ export const revisionFacts: Readonly<Record<string, RevisionFacts>> = {
     era: 'stateful',
     status: 'released',
     batching: false,
-    errorCodes: { PARSE_ERROR: -32700, INTERNAL_ERROR: -32603, INVALID_PARAMS: -32602, METHOD_NOT_FOUND: -32601, INVALID_REQUEST: -32600, URL_ELICITATION_REQUIRED: -32042, RESOURCE_NOT_FOUND: -32002 },
+    errorCodes: e1,
     methods: {
       'completion/complete': m24,
       'elicitation/create': m25,
@@ -211,7 +215,7 @@ export const revisionFacts: Readonly<Record<string, RevisionFacts>> = {
     era: 'stateless',
     status: 'released',
     batching: false,
-    errorCodes: { PARSE_ERROR: -32700, INTERNAL_ERROR: -32603, INVALID_PARAMS: -32602, METHOD_NOT_FOUND: -32601, INVALID_REQUEST: -32600, UNSUPPORTED_PROTOCOL_VERSION: -32022, MISSING_REQUIRED_CLIENT_CAPABILITY: -32021, HEADER_MISMATCH: -32020 },
+    errorCodes: e2,
     methods: {
       'completion/complete': m24,
       'elicitation/create': m32,
@@ -241,7 +245,7 @@ export const revisionFacts: Readonly<Record<string, RevisionFacts>> = {
     era: 'stateless',
     status: 'draft',
     batching: false,
-    errorCodes: { PARSE_ERROR: -32700, INTERNAL_ERROR: -32603, INVALID_PARAMS: -32602, METHOD_NOT_FOUND: -32601, INVALID_REQUEST: -32600, UNSUPPORTED_PROTOCOL_VERSION: -32022, MISSING_REQUIRED_CLIENT_CAPABILITY: -32021, HEADER_MISMATCH: -32020 },
+    errorCodes: e2,
     methods: {
       'completion/complete': m24,
       'elicitation/create': m32,

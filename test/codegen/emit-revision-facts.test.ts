@@ -64,6 +64,20 @@ describe('emitFactsFile', () => {
     expect(text.match(/^const m\d+: MethodFact/gm)).toHaveLength(2);
     expect(text).toContain(`'a/b': m0,`);
     expect(text).toContain(`'c/d': m1,`);
-    expect(text).toContain(`errorCodes: { PARSE_ERROR: -32700 },`);
+    expect(text).toContain(`errorCodes: e0,`);
+  });
+
+  it('shares one error code table between revisions that define the same codes', () => {
+    const withCodes = (revision: string, codes: RevisionTable['errorCodes']) => {
+      const made = entry(revision, [spec('a/b', 'ab')]);
+      return { ...made, table: { ...made.table, errorCodes: codes } };
+    };
+    const parse = { name: 'PARSE_ERROR', code: -32700, cite: '' };
+    const text = emitFactsFile([withCodes('2000-01-01', [parse]), withCodes('2000-02-01', [parse]), withCodes('2000-03-01', [parse, { name: 'OTHER', code: -32001, cite: '' }])]);
+    expect(text.match(/^const e\d+: /gm)).toHaveLength(2);
+    expect(text).toContain(`const e0: Readonly<Record<string, number>> = { PARSE_ERROR: -32700 };`);
+    expect(text).toContain(`const e1: Readonly<Record<string, number>> = { PARSE_ERROR: -32700, OTHER: -32001 };`);
+    expect(text.match(/errorCodes: e0,/g)).toHaveLength(2);
+    expect(text).toContain(`errorCodes: e1,`);
   });
 });

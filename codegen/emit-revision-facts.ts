@@ -10,6 +10,18 @@ function factLiteral(spec: MethodSpec): string {
   return `{ kind: ${q(spec.kind)}, direction: ${q(spec.direction)}, embedded: ${spec.embedded}, capability: ${gate}, stub: ${q(spec.stubName)} }`;
 }
 
+/** Names each distinct literal once, in `names`: `${prefix}0`, `${prefix}1`… in the order first seen. */
+function interner(names: Map<string, string>, prefix: string): (literal: string) => string {
+  return (literal) => {
+    let name = names.get(literal);
+    if (name === undefined) {
+      name = `${prefix}${names.size}`;
+      names.set(literal, name);
+    }
+    return name;
+  };
+}
+
 /**
  * `facts.ts`: every pinned revision's string facts (era, batching, error codes, and per method
  * its kind, direction, capability gate and stub name), with no validator. The runtime reads it
@@ -19,23 +31,9 @@ function factLiteral(spec: MethodSpec): string {
  */
 export function emitFactsFile(revisions: ReadonlyArray<{ readonly model: RevisionModel; readonly table: RevisionTable }>): string {
   const shared = new Map<string, string>();
-  const nameOf = (literal: string): string => {
-    let name = shared.get(literal);
-    if (name === undefined) {
-      name = `m${shared.size}`;
-      shared.set(literal, name);
-    }
-    return name;
-  };
+  const nameOf = interner(shared, 'm');
   const codeTables = new Map<string, string>();
-  const codesNameOf = (literal: string): string => {
-    let name = codeTables.get(literal);
-    if (name === undefined) {
-      name = `e${codeTables.size}`;
-      codeTables.set(literal, name);
-    }
-    return name;
-  };
+  const codesNameOf = interner(codeTables, 'e');
   const blocks = revisions.map(({ model, table }) => {
     const methods = table.methods.map((spec) => `      ${q(spec.method)}: ${nameOf(factLiteral(spec))},`);
     const codes = codesNameOf(`{ ${table.errorCodes.map((code) => `${code.name}: ${code.code}`).join(', ')} }`);

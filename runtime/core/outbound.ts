@@ -160,13 +160,14 @@ export class Outbound {
         tracksProgress,
         onprogress: options.onprogress,
         relatedRequestId: options.relatedRequestId,
-        policy: {
-          timeoutMs: options.timeout ?? this.defaultTimeoutMs,
-          resetOnProgress: options.resetTimeoutOnProgress ?? false,
-          maxTotalTimeoutMs: options.maxTotalTimeout,
-        },
+        timeoutMs: options.timeout ?? this.defaultTimeoutMs,
+        resetOnProgress: options.resetTimeoutOnProgress ?? false,
+        maxTotalTimeoutMs: options.maxTotalTimeout,
         resolve: onResult,
         reject: onError,
+        startedAt: 0,
+        deadline: Infinity,
+        total: false,
       });
       if (onAbort !== undefined) signal!.addEventListener('abort', onAbort, { once: true });
       transmit(transport, message, sendOptions).catch((error: unknown) => {

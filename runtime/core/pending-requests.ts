@@ -20,8 +20,12 @@ export interface TimeoutPolicy {
   readonly maxTotalTimeoutMs?: number | undefined;
 }
 
-/** An outgoing request awaiting its response. */
-export interface PendingRequest {
+/**
+ * An outgoing request awaiting its response: one object per request, its timeout policy and
+ * the deadline {@link PendingRequests} keeps on it included, because a request made per call
+ * is a call's largest allocation.
+ */
+export interface PendingRequest extends TimeoutPolicy {
   readonly id: number;
   readonly method: string;
   /** Validates the response's result; null when results are not checked. */
@@ -29,18 +33,14 @@ export interface PendingRequest {
   /** Whether the request carried a progress token (its id). */
   readonly tracksProgress: boolean;
   readonly onprogress?: ((progress: Progress) => void) | undefined;
-  readonly policy: TimeoutPolicy;
   /** The incoming request this one was sent for, so its cancellation is routed alike. */
   readonly relatedRequestId?: RequestId | undefined;
   /** Settles the caller's promise; called by whoever removed the entry. */
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: Error) => void;
-}
-
-interface Tracked {
-  readonly request: PendingRequest;
-  readonly startedAt: number;
-  /** When the request times out (epoch ms); Infinity for never. */
+  /** When it was added (epoch ms); set by {@link PendingRequests.add}. */
+  startedAt: number;
+  /** When it times out (epoch ms), Infinity for never; kept by {@link PendingRequests}. */
   deadline: number;
   /** Whether reaching the deadline is the total cap rather than the (progress-reset) timeout. */
   total: boolean;
@@ -59,7 +59,7 @@ const MAX_TIMER_DELAY = 2_147_483_647;
  * process alive on its own, and closing the connection (`rejectAll`) clears it.
  */
 export class PendingRequests {
-  private readonly entries = new IdTable<number, Tracked>();
+  private readonly entries = new IdTable<number, PendingRequest>();
   private readonly onexpire: (request: PendingRequest, error: SdkError) => void;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The deadline the timer is set for; Infinity when there is no timer. */
@@ -77,10 +77,10 @@ export class PendingRequests {
 
   /** Starts tracking `request` and schedules its deadline. */
   add(request: PendingRequest): void {
-    const tracked: Tracked = { request, startedAt: Date.now(), deadline: Infinity, total: false };
-    this.schedule(tracked, tracked.startedAt);
-    this.entries.set(request.id, tracked);
-    if (tracked.deadline < this.timerAt) this.setTimer(tracked.deadline);
+    request.startedAt = Date.now();
+    this.schedule(request, request.startedAt);
+    this.entries.set(request.id, request);
+    if (request.deadline < this.timerAt) this.setTimer(request.deadline);
   }
 
   /** True while `id` awaits a response. */
@@ -93,12 +93,12 @@ export class PendingRequests {
     if (typeof id !== 'number') {
       return undefined;
     }
-    const tracked = this.entries.get(id);
-    if (tracked === undefined) {
+    const request = this.entries.get(id);
+    if (request === undefined) {
       return undefined;
     }
     this.entries.delete(id);
-    return tracked.request;
+    return request;
   }
 
   /**
@@ -110,22 +110,22 @@ export class PendingRequests {
     if (typeof token !== 'number') {
       return undefined;
     }
-    const tracked = this.entries.get(token);
-    if (tracked === undefined || !tracked.request.tracksProgress) {
+    const request = this.entries.get(token);
+    if (request === undefined || !request.tracksProgress) {
       return undefined;
     }
-    if (tracked.request.policy.resetOnProgress) {
+    if (request.resetOnProgress) {
       const now = Date.now();
-      const cap = tracked.request.policy.maxTotalTimeoutMs;
-      if (cap !== undefined && now - tracked.startedAt >= cap) {
-        this.expire(tracked.request.id, true);
+      const cap = request.maxTotalTimeoutMs;
+      if (cap !== undefined && now - request.startedAt >= cap) {
+        this.expire(request.id, true);
         return undefined;
       }
       // A later deadline needs nothing now: the timer finds it when it next fires.
-      this.schedule(tracked, now);
-      if (tracked.deadline < this.timerAt) this.setTimer(tracked.deadline);
+      this.schedule(request, now);
+      if (request.deadline < this.timerAt) this.setTimer(request.deadline);
     }
-    return tracked.request;
+    return request;
   }
 
   /** Removes every request and rejects each with `error`. */
@@ -133,25 +133,25 @@ export class PendingRequests {
     const all = this.entries.values();
     this.entries.clear();
     this.clearTimer();
-    for (const tracked of all) {
-      tracked.request.reject(error);
+    for (const request of all) {
+      request.reject(error);
     }
   }
 
-  /** Sets `tracked.deadline` from its policy, counting the timeout from `now`. */
-  private schedule(tracked: Tracked, now: number): void {
-    const { timeoutMs, maxTotalTimeoutMs } = tracked.request.policy;
+  /** Sets `request.deadline` from its policy, counting the timeout from `now`. */
+  private schedule(request: PendingRequest, now: number): void {
+    const { timeoutMs, maxTotalTimeoutMs } = request;
     let delay = Number.isFinite(timeoutMs) ? Math.max(0, timeoutMs) : Infinity;
     let total = false;
     if (maxTotalTimeoutMs !== undefined) {
-      const remaining = Math.max(0, tracked.startedAt + maxTotalTimeoutMs - now);
+      const remaining = Math.max(0, request.startedAt + maxTotalTimeoutMs - now);
       if (remaining <= delay) {
         delay = remaining;
         total = true;
       }
     }
-    tracked.deadline = delay > MAX_TIMER_DELAY ? Infinity : now + delay;
-    tracked.total = total;
+    request.deadline = delay > MAX_TIMER_DELAY ? Infinity : now + delay;
+    request.total = total;
   }
 
   private setTimer(at: number): void {
@@ -173,12 +173,12 @@ export class PendingRequests {
     this.timer = undefined;
     this.timerAt = Infinity;
     const now = Date.now();
-    const due = this.entries.values().filter((tracked) => tracked.deadline <= now);
-    for (const tracked of due) this.expire(tracked.request.id, tracked.total);
+    const due = this.entries.values().filter((request) => request.deadline <= now);
+    for (const request of due) this.expire(request.id, request.total);
     // Expiry callbacks may have added requests (and set the timer) meanwhile.
     if (this.timer !== undefined) return;
     let earliest = Infinity;
-    for (const tracked of this.entries.values()) if (tracked.deadline < earliest) earliest = tracked.deadline;
+    for (const request of this.entries.values()) if (request.deadline < earliest) earliest = request.deadline;
     if (earliest !== Infinity) this.setTimer(earliest);
   }
 
@@ -187,7 +187,7 @@ export class PendingRequests {
     if (request === undefined) {
       return;
     }
-    const { timeoutMs, maxTotalTimeoutMs } = request.policy;
+    const { timeoutMs, maxTotalTimeoutMs } = request;
     const error = total
       ? new SdkError('REQUEST_TIMEOUT', `Request ${request.method} exceeded maxTotalTimeout of ${maxTotalTimeoutMs} ms`, {
           data: { maxTotalTimeout: maxTotalTimeoutMs },

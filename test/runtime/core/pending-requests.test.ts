@@ -184,9 +184,13 @@ describe('PendingRequests', () => {
     method: 'ping',
     resultValidator: null,
     tracksProgress: true,
-    policy: { timeoutMs: 10_000, resetOnProgress: true },
+    timeoutMs: 10_000,
+    resetOnProgress: true,
     resolve: () => undefined,
     reject: () => undefined,
+    startedAt: 0,
+    deadline: Infinity,
+    total: false,
     ...overrides,
   });
 
@@ -240,7 +244,7 @@ describe('PendingRequests', () => {
     vi.useFakeTimers();
     try {
       const pending = new PendingRequests(() => undefined);
-      pending.add(request(1, { policy: { timeoutMs: Number.POSITIVE_INFINITY, resetOnProgress: false } }));
+      pending.add(request(1, { timeoutMs: Number.POSITIVE_INFINITY, resetOnProgress: false }));
       expect(vi.getTimerCount()).toBe(0);
       expect(pending.has(1)).toBe(true);
     } finally {
@@ -253,8 +257,8 @@ describe('PendingRequests', () => {
     try {
       const expired: number[] = [];
       const pending = new PendingRequests((request) => expired.push(request.id));
-      pending.add(request(1, { policy: { timeoutMs: 10_000, resetOnProgress: false } }));
-      pending.add(request(2, { policy: { timeoutMs: 100, resetOnProgress: false } }));
+      pending.add(request(1, { timeoutMs: 10_000, resetOnProgress: false }));
+      pending.add(request(2, { timeoutMs: 100, resetOnProgress: false }));
       vi.advanceTimersByTime(100);
       expect(expired).toEqual([2]);
       expect(pending.has(1)).toBe(true);
@@ -270,7 +274,7 @@ describe('PendingRequests', () => {
     try {
       const expired: Array<[number, SdkError]> = [];
       const pending = new PendingRequests((request, error) => expired.push([request.id, error]));
-      pending.add(request(1, { policy: { timeoutMs: 100, resetOnProgress: true, maxTotalTimeoutMs: 250 } }));
+      pending.add(request(1, { timeoutMs: 100, resetOnProgress: true, maxTotalTimeoutMs: 250 }));
       // The clock passes the cap while no timer runs (a busy event loop, say).
       vi.setSystemTime(Date.now() + 260);
       expect(pending.touch(1)).toBeUndefined();

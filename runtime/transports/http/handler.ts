@@ -12,6 +12,7 @@ import { withHeaders, type BodyBudget, type HttpReply, type HttpRequestView, typ
 import { LegacySseLeg, type LegacySseOptions } from './legacy-sse-server.js';
 import { emptyReply, errorReply, TRANSPORT_ERROR_CODES } from './replies.js';
 import { selectLeg, type RouteTable } from './router.js';
+import { HoldClock } from './hold-clock.js';
 import { SecurityPolicy, type SecurityOptions } from './security.js';
 import { SessionRegistry, type SessionDirectory, type SessionStore } from './session.js';
 import { StatelessHttpLeg } from './stateless-leg.js';
@@ -191,6 +192,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     maxConcurrentRequestsPerSession: Math.max(1, options.maxConcurrentRequestsPerSession ?? DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION),
   }, { sessionQuery: legacyPaths !== undefined });
   const routes: RouteTable = { path: options.path, legacy: legacyPaths };
+  const holds = new HoldClock(keepAliveMs);
   const streamable = new StreamableHttpLeg({
     serverFactory: options.server,
     sessions: options.sessions ?? true,
@@ -199,12 +201,12 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     maxSessions,
     registry,
     sessionStore: options.sessionStore,
-    settings: { keepAliveMs, retryMs: options.retryMs ?? DEFAULT_RETRY_MS, eventStore: options.eventStore, counts, report },
+    settings: { keepAliveMs, holds, retryMs: options.retryMs ?? DEFAULT_RETRY_MS, eventStore: options.eventStore, counts, report },
   });
   const stateless = new StatelessHttpLeg({
     serverFactory: options.server,
     limits,
-    settings: { keepAliveMs, retryMs: options.retryMs ?? DEFAULT_RETRY_MS, eventStore: undefined, counts, report },
+    settings: { keepAliveMs, holds, retryMs: options.retryMs ?? DEFAULT_RETRY_MS, eventStore: undefined, counts, report },
   });
   const legacy = legacyPaths === undefined
     ? undefined

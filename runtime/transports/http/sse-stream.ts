@@ -9,12 +9,15 @@ import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../../core/json
 import type { EventStore } from './event-store.js';
 import type { HttpReply, ResourceCounts, StreamReply } from './http-types.js';
 import { emptyReply, jsonReply, jsonTextReply, sseHeaders } from './replies.js';
-import { formatSseEvent, formatSseRetry, SseConnection, unrefTimer } from './sse-writer.js';
+import type { Hold, HoldClock } from './hold-clock.js';
+import { formatSseEvent, formatSseRetry, SseConnection } from './sse-writer.js';
 
 /** Settings shared by every stream of a handler. */
 export interface StreamSettings {
   /** Idle time before a keep-alive comment; 0 disables. Also how long a POST reply is held. */
   readonly keepAliveMs: number;
+  /** Expires the holds of POST replies after `keepAliveMs`, one timer for every stream of the handler. */
+  readonly holds: HoldClock;
   /** The SSE `retry` value sent with priming events and before the server closes a connection. */
   readonly retryMs: number;
   /** Where streamed messages are kept for resumption; undefined disables resumability. */
@@ -82,7 +85,7 @@ export class SseStream {
   private finished = false;
   private chain: Promise<void> = Promise.resolve();
   private settleReply: ((reply: HttpReply) => void) | undefined;
-  private holdTimer: ReturnType<typeof setTimeout> | undefined;
+  private hold: Hold | undefined;
 
   constructor(init: SseStreamInit) {
     this.id = init.id;
@@ -99,11 +102,11 @@ export class SseStream {
     if (this.mode === 'held' && init.settings.keepAliveMs > 0) {
       // A slow handler gets an SSE stream after one keep-alive interval, so that keep-alives
       // can flow and idle proxies do not cut the request.
-      this.holdTimer = setTimeout(() => {
+      const expire = (): void => {
         this.clearHold();
         void this.enqueue(() => (this.mode === 'held' ? this.commitSse() : undefined), undefined);
-      }, init.settings.keepAliveMs);
-      unrefTimer(this.holdTimer);
+      };
+      this.hold = init.settings.holds.hold(expire);
       this.settings.counts.timers++;
     }
   }
@@ -350,9 +353,9 @@ export class SseStream {
   }
 
   private clearHold(): void {
-    if (this.holdTimer !== undefined) {
-      clearTimeout(this.holdTimer);
-      this.holdTimer = undefined;
+    if (this.hold !== undefined) {
+      this.settings.holds.release(this.hold);
+      this.hold = undefined;
       this.settings.counts.timers--;
     }
   }

@@ -215,8 +215,8 @@ export abstract class Endpoint {
   }
 
   /** Closes the connection; pending requests reject with SdkError('CONNECTION_CLOSED'). */
-  async close(): Promise<void> {
-    await this.protocol.close();
+  close(): Promise<void> {
+    return this.protocol.close();
   }
 
   /**

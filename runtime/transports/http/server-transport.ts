@@ -207,14 +207,16 @@ export class StreamableServerTransport implements Transport {
       return;
     }
     this.closed = true;
-    const closing = [...this.streams.values()].map((stream) =>
-      stream.terminate((id) => errorResponse(id, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'The MCP session closed before the request completed')),
-    );
+    const closing: Promise<unknown>[] = [];
+    for (const stream of this.streams.values()) {
+      closing.push(stream.terminate((id) => errorResponse(id, TRANSPORT_ERROR_CODES.BAD_REQUEST, 'The MCP session closed before the request completed')));
+    }
     this.routes.clear();
     this.streams.clear();
     this.standalone = undefined;
     if (this.options.standalone !== undefined) closing.push(this.options.standalone.close());
-    await Promise.allSettled(closing);
+    // A stateless request's transport closes with its one stream finished: nothing to wait for.
+    if (closing.length > 0) await Promise.allSettled(closing);
     this.onclose?.();
     const ended = this.onended;
     this.onended = undefined;

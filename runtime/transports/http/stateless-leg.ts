@@ -7,6 +7,7 @@
  * response stream cancels the request: the Server is closed and its handler aborted.
  */
 import { isJsonObject, type JSONRPCRequest } from '../../core/jsonrpc.js';
+import { isThenable } from '../../core/thenable.js';
 import type { ServedSession, SessionFactory } from '../../core/session.js';
 import { CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META, requestMeta } from '../../era/meta.js';
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
@@ -88,7 +89,9 @@ export class StatelessHttpLeg {
     const message = payload.value as JSONRPCRequest;
     const refusal = this.checkEnvelope(request, message);
     if (refusal !== undefined) return refusal;
-    const server = await this.options.serverFactory();
+    const made = this.options.serverFactory();
+    // A factory that builds its Server at once is not awaited: that would cost a turn per request.
+    const server = isThenable(made) ? await made : made;
     const params = isJsonObject(message.params) ? message.params : {};
     const misnamed = server.protocol.handles(message.method) ? this.nameMismatch(request, params, server.protocol.requiresNameHeader?.(message.method) ?? true) : undefined;
     if (misnamed !== undefined) {

@@ -4,6 +4,7 @@
  * stream.
  */
 import { INITIALIZE_REQUEST } from '../../core/special-methods.js';
+import { isThenable } from '../../core/thenable.js';
 import { statefulRevisions } from '../../core/revisions.js';
 import type { SessionFactory } from '../../core/session.js';
 import { discardReply, type HttpReply, type HttpRequestView } from './http-types.js';
@@ -41,7 +42,9 @@ export async function postWithoutSession(request: HttpRequestView, payload: Acce
     // Notifications and responses have nobody to go to without a session.
     return emptyReply(202);
   }
-  const server = await options.serverFactory();
+  const made = options.serverFactory();
+  // A factory that builds its Server at once is not awaited: that would cost a turn per request.
+  const server = isThenable(made) ? await made : made;
   const transport = new StreamableServerTransport({
     sessionId: undefined,
     streamPrefix: randomHex(8),

@@ -114,9 +114,14 @@ function declaredLength(response: ClientResponse): number | undefined {
   return Number(value.trim());
 }
 
+/** Decodes whole bodies: without `stream`, decoding keeps no state between calls. */
+const WHOLE = /* @__PURE__ */ new TextDecoder();
+
 function decode(chunks: readonly Uint8Array[]): string {
+  // Most answers arrive in one chunk; a body in several needs a decoder of its own, whose
+  // state carries a character split between chunks.
+  if (chunks.length === 1) return WHOLE.decode(chunks[0]);
   const decoder = new TextDecoder();
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
   let text = '';
   for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
   return text + decoder.decode();

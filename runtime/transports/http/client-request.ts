@@ -193,8 +193,12 @@ export function mediaTypeOf(response: ClientResponse): string {
   return value.split(';', 1)[0]!.trim().toLowerCase();
 }
 
-/** The live children of each parent signal, so a parent carries one listener however many requests are in flight. */
-const childrenOf = new WeakMap<AbortSignal, Set<RequestAbort>>();
+/**
+ * The live children of each parent signal, so a parent carries one listener however many
+ * requests are in flight. Each child keeps its index, so that joining and leaving, once per
+ * request, allocate nothing (a Set rehashed as its deleted entries piled up).
+ */
+const childrenOf = new WeakMap<AbortSignal, RequestAbort[]>();
 
 /**
  * Aborts one request and, later, its response body; also aborted when its parent signal (the
@@ -209,8 +213,12 @@ const childrenOf = new WeakMap<AbortSignal, Set<RequestAbort>>();
 export class RequestAbort implements AbortHook {
   private controller: AbortController | undefined;
   private state: { readonly reason: unknown } | undefined;
+  /** The one listener of most requests (the HTTP client's), without an array for it. */
+  private listener: (() => void) | undefined;
   private listeners: (() => void)[] | undefined;
-  private readonly siblings: Set<RequestAbort> | undefined;
+  private siblings: RequestAbort[] | undefined;
+  /** This abort's index in `siblings`. */
+  private slot = -1;
 
   constructor(parent?: AbortSignal) {
     if (parent === undefined) return;
@@ -220,15 +228,17 @@ export class RequestAbort implements AbortHook {
     }
     let children = childrenOf.get(parent);
     if (children === undefined) {
-      const created = new Set<RequestAbort>();
+      const created: RequestAbort[] = [];
       children = created;
       childrenOf.set(parent, created);
       parent.addEventListener('abort', () => {
-        for (const child of created) child.abort(parent.reason);
-        created.clear();
+        const all = created.splice(0);
+        for (const child of all) child.unlink();
+        for (const child of all) child.abort(parent.reason);
       }, { once: true });
     }
-    children.add(this);
+    this.slot = children.length;
+    children.push(this);
     this.siblings = children;
   }
 
@@ -254,8 +264,11 @@ export class RequestAbort implements AbortHook {
     if (this.state !== undefined) return;
     this.state = { reason };
     this.controller?.abort(reason);
+    const first = this.listener;
     const listeners = this.listeners;
+    this.listener = undefined;
     this.listeners = undefined;
+    first?.();
     if (listeners !== undefined) for (const listener of listeners) listener();
   }
 
@@ -264,8 +277,16 @@ export class RequestAbort implements AbortHook {
       listener();
       return () => undefined;
     }
-    (this.listeners ??= []).push(listener);
+    if (this.listener === undefined && this.listeners === undefined) {
+      this.listener = listener;
+    } else {
+      (this.listeners ??= []).push(listener);
+    }
     return () => {
+      if (this.listener === listener) {
+        this.listener = undefined;
+        return;
+      }
       const index = this.listeners?.indexOf(listener) ?? -1;
       if (index >= 0) this.listeners!.splice(index, 1);
     };
@@ -273,7 +294,20 @@ export class RequestAbort implements AbortHook {
 
   /** Unlinks it from the parent; call once the request and its body are done. */
   release(): void {
-    this.siblings?.delete(this);
+    const siblings = this.siblings;
+    if (siblings === undefined) return;
+    // The last child takes this one's place.
+    const last = siblings.pop()!;
+    if (last !== this) {
+      siblings[this.slot] = last;
+      last.slot = this.slot;
+    }
+    this.unlink();
+  }
+
+  private unlink(): void {
+    this.siblings = undefined;
+    this.slot = -1;
   }
 }
 

@@ -5,7 +5,6 @@
  * no request goes. The Server holds the strategy of its negotiated state, replaced only when
  * that state changes era.
  */
-import type { RevisionModule } from '../core/contract.js';
 import { ProtocolError } from '../core/errors.js';
 import type { JSONRPCRequest } from '../core/jsonrpc.js';
 import type { Params, RequestContext, RequestHandler } from '../core/request-context.js';
@@ -50,46 +49,94 @@ export interface ServerEras {
   readonly stateless: ServerEraStrategy;
 }
 
+/**
+ * What the three strategies share. They are classes, so that a Server (built per stateless HTTP
+ * request) makes three small objects rather than a dozen closures.
+ */
+abstract class EraStrategy implements ServerEraStrategy {
+  constructor(
+    protected readonly host: ServerEraHost,
+    readonly era: Era | undefined,
+    readonly handshakeFree: boolean,
+    readonly restorable: boolean,
+  ) {}
+
+  abstract revisionFor(request: JSONRPCRequest): string | undefined;
+  abstract admit(request: JSONRPCRequest): ProtocolError | undefined;
+  abstract run(method: string, handler: RequestHandler, params: Params | undefined, context: RequestContext): unknown;
+
+  notify(method: string, params: unknown, options: { relatedRequestId?: string | number | undefined } | undefined): Promise<void> {
+    return this.host.notify(method, params, options);
+  }
+}
+
+/** Before anything is negotiated: the first `initialize` or stateless request decides. */
+class Unopened extends EraStrategy {
+  constructor(host: ServerEraHost) {
+    super(host, undefined, false, true);
+  }
+
+  revisionFor(request: JSONRPCRequest): string | undefined {
+    return revisionForRequest(request, true, this.host.versions);
+  }
+
+  admit(request: JSONRPCRequest): ProtocolError | undefined {
+    return admitRequest(request, this.host);
+  }
+
+  run(method: string): unknown {
+    throw new ProtocolError(this.host.bound!.errorCodes.INVALID_REQUEST!, `Received ${method} before initialize`);
+  }
+}
+
+/** A session's revision is settled: every request is admitted as it is, `_meta` is just metadata. */
+class StatefulEra extends EraStrategy {
+  constructor(host: ServerEraHost) {
+    super(host, 'stateful', false, true);
+  }
+
+  revisionFor(): string | undefined {
+    return undefined;
+  }
+
+  admit(): ProtocolError | undefined {
+    return undefined;
+  }
+
+  run(_method: string, handler: RequestHandler, params: Params | undefined, context: RequestContext): unknown {
+    return handler(params, context);
+  }
+}
+
+/** Each request names its revision in `_meta` and runs through the multi round-trip runner. */
+class StatelessEra extends EraStrategy {
+  constructor(host: ServerEraHost) {
+    super(host, 'stateless', true, false);
+  }
+
+  revisionFor(request: JSONRPCRequest): string | undefined {
+    return revisionForRequest(request, false, this.host.versions);
+  }
+
+  admit(request: JSONRPCRequest): ProtocolError | undefined {
+    return admitRequest(request, this.host);
+  }
+
+  run(_method: string, handler: RequestHandler, params: Params | undefined, context: RequestContext): unknown {
+    return runStateless(this.host.stateless, this.host.bound!, handler, params, context);
+  }
+
+  /**
+   * A notification that belongs to no request is a change notification: it goes to the
+   * `subscriptions/listen` streams that opted in to it, or nowhere.
+   */
+  override async notify(method: string, params: unknown, options: { relatedRequestId?: string | number | undefined } | undefined): Promise<void> {
+    if (options?.relatedRequestId !== undefined) return this.host.notify(method, params, options);
+    await this.host.subscriptions.publish(method, params as Params | undefined);
+  }
+}
+
 /** The three strategies of the Server behind `host`. */
 export function serverEras(host: ServerEraHost): ServerEras {
-  const notify = (method: string, params: unknown, options: { relatedRequestId?: string | number | undefined } | undefined): Promise<void> =>
-    host.notify(method, params, options);
-  const bound = (): RevisionModule => host.bound!;
-  return {
-    none: {
-      era: undefined,
-      handshakeFree: false,
-      restorable: true,
-      revisionFor: (request) => revisionForRequest(request, true, host.versions),
-      admit: (request) => admitRequest(request, host),
-      run: (method) => {
-        throw new ProtocolError(bound().errorCodes.INVALID_REQUEST!, `Received ${method} before initialize`);
-      },
-      notify,
-    },
-    // A session's revision is settled: every request is admitted as it is, `_meta` is just metadata.
-    stateful: {
-      era: 'stateful',
-      handshakeFree: false,
-      restorable: true,
-      revisionFor: () => undefined,
-      admit: () => undefined,
-      run: (_method, handler, params, context) => handler(params, context),
-      notify,
-    },
-    stateless: {
-      era: 'stateless',
-      handshakeFree: true,
-      restorable: false,
-      revisionFor: (request) => revisionForRequest(request, false, host.versions),
-      admit: (request) => admitRequest(request, host),
-      run: (_method, handler, params, context) => runStateless(host.stateless, bound(), handler, params, context),
-      // A notification that belongs to no request is a change notification: it goes to the
-      // `subscriptions/listen` streams that opted in to it, or nowhere.
-      notify: async (method, params, options) => {
-        if (options?.relatedRequestId !== undefined) return host.notify(method, params, options);
-        await host.subscriptions.publish(method, params as Params | undefined);
-      },
-    },
-  };
+  return { none: new Unopened(host), stateful: new StatefulEra(host), stateless: new StatelessEra(host) };
 }

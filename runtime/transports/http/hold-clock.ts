@@ -2,7 +2,7 @@
  * The one timer behind every held POST reply of a handler (see SseStream): a reply is held
  * until its first message decides between a JSON body and an SSE stream, and is switched to SSE
  * once it was held for the handler's keep-alive interval. Every hold lasts that same interval,
- * so holds expire in the order they began, and a queue with one timer serves them all. A timer
+ * so holds expire in the order they began, and a list with one timer serves them all. A timer
  * per POST was set and cleared for almost every request, most of which answer in microseconds.
  */
 import { unrefTimer } from './sse-writer.js';
@@ -13,29 +13,21 @@ export interface Hold {
   readonly deadline: number;
   /** Runs once, when the hold expires before it is released. */
   readonly onexpire: () => void;
-  /** False once released or expired. */
-  active: boolean;
+  /** Neighbours in the clock's list, oldest first; both undefined once out of it. */
+  prev: Hold | undefined;
+  next: Hold | undefined;
 }
 
 /**
- * Fewest released holds worth compacting the queue for: below this, released holds wait to be
- * dropped as the head passes them.
- */
-const COMPACT_AT = 64;
-
-/**
- * Expires holds of `delayMs` each, oldest first, with one timer. The queue holds the holds
- * begun since the oldest one still held: released ones are dropped as the head passes them, or
- * together once they outnumber the held ones, so it stays within twice the holds in progress
- * (bounded by the handler's `maxConcurrentRequests`) plus {@link COMPACT_AT}. An expiry that
- * finds nothing held leaves no timer; the timer never keeps the process alive.
+ * Expires holds of `delayMs` each, oldest first, with one timer. Its list holds exactly the
+ * holds in progress (bounded by the handler's `maxConcurrentRequests`): releasing one unlinks
+ * it. The timer stays set when holds are released, so sequential requests touch no timer; an
+ * expiry that finds nothing held leaves none, and the timer never keeps the process alive.
  */
 export class HoldClock {
   private readonly delayMs: number;
-  private queue: Hold[] = [];
-  /** Index of the oldest entry still in the queue. */
-  private head = 0;
-  /** Holds in the queue that are still held. */
+  private oldest: Hold | undefined;
+  private newest: Hold | undefined;
   private held = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -48,40 +40,26 @@ export class HoldClock {
     return this.held;
   }
 
-  /** Entries in the queue, released ones not dropped yet included (for the bound's tests). */
-  get queued(): number {
-    return this.queue.length - this.head;
-  }
-
   /** Starts a hold that calls `onexpire` after the clock's delay unless released first. */
   hold(onexpire: () => void): Hold {
-    const entry: Hold = { deadline: Date.now() + this.delayMs, onexpire, active: true };
-    this.queue.push(entry);
+    const entry: Hold = { deadline: Date.now() + this.delayMs, onexpire, prev: this.newest, next: undefined };
+    if (this.newest === undefined) this.oldest = entry;
+    else this.newest.next = entry;
+    this.newest = entry;
     this.held++;
     if (this.timer === undefined) this.arm(entry.deadline);
     return entry;
   }
 
-  /** Ends `entry` without expiring it; releasing it again does nothing. */
+  /** Ends `entry` without expiring it; releasing it again, or after it expired, does nothing. */
   release(entry: Hold): void {
-    if (!entry.active) return;
-    entry.active = false;
+    if (entry.prev === undefined && this.oldest !== entry) return;
+    if (entry.prev === undefined) this.oldest = entry.next;
+    else entry.prev.next = entry.next;
+    if (entry.next === undefined) this.newest = entry.prev;
+    else entry.next.prev = entry.prev;
+    entry.prev = entry.next = undefined;
     this.held--;
-    this.dropReleased();
-    const released = this.queue.length - this.head - this.held;
-    if (released >= COMPACT_AT && released > this.held) {
-      this.queue = this.queue.slice(this.head).filter((hold) => hold.active);
-      this.head = 0;
-    }
-  }
-
-  /** Drops the released holds at the head of the queue. */
-  private dropReleased(): void {
-    while (this.head < this.queue.length && !this.queue[this.head]!.active) this.head++;
-    if (this.head === this.queue.length) {
-      this.queue.length = 0;
-      this.head = 0;
-    }
   }
 
   private arm(at: number): void {
@@ -94,18 +72,11 @@ export class HoldClock {
   private fire(): void {
     this.timer = undefined;
     const now = Date.now();
-    this.dropReleased();
-    while (this.head < this.queue.length) {
-      const entry = this.queue[this.head]!;
-      if (entry.active && entry.deadline > now) break;
-      this.head++;
-      if (!entry.active) continue;
-      entry.active = false;
-      this.held--;
+    for (let entry = this.oldest; entry !== undefined && entry.deadline <= now; entry = this.oldest) {
+      this.release(entry);
       entry.onexpire();
     }
-    this.dropReleased();
     // An expiry callback may have started a hold, and with it the timer.
-    if (this.timer === undefined && this.head < this.queue.length) this.arm(this.queue[this.head]!.deadline);
+    if (this.timer === undefined && this.oldest !== undefined) this.arm(this.oldest.deadline);
   }
 }

@@ -91,6 +91,9 @@ export function notificationSender(spec: MethodSpec, side: 'client' | 'server'):
 
 const embeddedRequest = (spec: MethodSpec) => spec.kind === 'request' && spec.embedded;
 
+/** The values of the method-table members most methods share, as emitted (see emitMethodsFile). */
+const COMMON_MEMBERS: Readonly<Record<string, string>> = { embedded: 'false', pagination: 'null', cacheable: 'false', nameHeader: 'null' };
+
 /** `methods.ts`: the method table, per-direction type maps and typed stubs. */
 export function emitMethodsFile(model: RevisionModel, table: RevisionTable): string {
   const used = new Set<string>();
@@ -106,13 +109,20 @@ export function emitMethodsFile(model: RevisionModel, table: RevisionTable): str
       if (result.startsWith('byResultType')) needsDispatch = true;
       for (const name of spec.resultDefinitions) used.add(validatorName(name));
     }
+    // Members most methods share come from `common`; a row names them only where it differs.
+    const shared: [string, string][] = [
+      ['embedded', `${spec.embedded}`],
+      ['pagination', spec.paginatedField === null ? 'null' : `{ itemsField: ${q(spec.paginatedField)} }`],
+      ['cacheable', `${spec.cacheable}`],
+      ['nameHeader', spec.nameHeader === null ? 'null' : q(spec.nameHeader)],
+    ];
     entries.push(
       [
         `  ${q(spec.method)}: {`,
+        '    ...common,',
         `    method: ${q(spec.method)},`,
         `    kind: ${q(spec.kind)},`,
         `    direction: ${q(spec.direction)},`,
-        `    embedded: ${spec.embedded},`,
         `    definition: ${q(spec.definition)},`,
         `    paramsDefinition: ${spec.paramsDefinition === null ? 'null' : q(spec.paramsDefinition)},`,
         `    paramsRequired: ${spec.paramsRequired},`,
@@ -120,9 +130,7 @@ export function emitMethodsFile(model: RevisionModel, table: RevisionTable): str
         `    resultDefinitions: [${spec.resultDefinitions.map(q).join(', ')}],`,
         `    result: ${result},`,
         `    capability: ${spec.capability === null ? 'null' : `{ holder: ${q(spec.capability.holder)}, path: [${spec.capability.path.map(q).join(', ')}] }`},`,
-        `    pagination: ${spec.paginatedField === null ? 'null' : `{ itemsField: ${q(spec.paginatedField)} }`},`,
-        `    cacheable: ${spec.cacheable},`,
-        `    nameHeader: ${spec.nameHeader === null ? 'null' : q(spec.nameHeader)},`,
+        ...shared.filter(([name, value]) => value !== COMMON_MEMBERS[name]).map(([name, value]) => `    ${name}: ${value},`),
         '  },',
       ].join('\n'),
     );
@@ -139,6 +147,14 @@ export function emitMethodsFile(model: RevisionModel, table: RevisionTable): str
     out.push('/** Methods whose schema declares no params accept only absent params (the runtime never calls this with a value). */');
     out.push(`const acceptAbsent = ((value: unknown) => value === undefined) as Validator<undefined>;`, '');
   }
+  out.push(
+    '/**',
+    ' * What most methods share, spread first into each row so that every row has its members in one',
+    ' * order; every program carries its revision\'s table, so each repeated member is bytes in it.',
+    ' */',
+    `const common = { ${Object.entries(COMMON_MEMBERS).map(([name, value]) => `${name}: ${value}`).join(', ')} } as const;`,
+    '',
+  );
   out.push('/** Every request and notification of this revision, keyed by method name. */');
   out.push(`export const methods = {\n${entries.join('\n')}\n} as const satisfies Readonly<Record<string, MethodInfo>>;`, '');
   out.push('/** A method name of this revision. */', 'export type Method = keyof typeof methods;', '');

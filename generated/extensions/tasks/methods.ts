@@ -3,13 +3,19 @@ import type { MethodInfo } from '../../contract.js';
 import type * as T from './types.js';
 import { validateCancelTaskRequest_tasks_cancelParams, validateCancelTaskResult, validateGetTaskRequest_tasks_getParams, validateGetTaskResult, validateTaskStatusNotification_notifications_tasksParams, validateUpdateTaskRequest_tasks_updateParams, validateUpdateTaskResult } from './validators.js';
 
+/**
+ * What most methods share, spread first into each row so that every row has its members in one
+ * order; every program carries its revision's table, so each repeated member is bytes in it.
+ */
+const common = { embedded: false, pagination: null, cacheable: false, nameHeader: null } as const;
+
 /** Every request and notification of the tasks extension, keyed by method name. */
 export const methods = {
   'notifications/tasks': {
+    ...common,
     method: 'notifications/tasks',
     kind: 'notification',
     direction: 'server-to-client',
-    embedded: false,
     definition: 'TaskStatusNotification',
     paramsDefinition: null,
     paramsRequired: true,
@@ -17,15 +23,12 @@ export const methods = {
     resultDefinitions: [],
     result: null,
     capability: { holder: 'sender', path: ['extensions', 'io.modelcontextprotocol/tasks'] },
-    pagination: null,
-    cacheable: false,
-    nameHeader: null,
   },
   'tasks/cancel': {
+    ...common,
     method: 'tasks/cancel',
     kind: 'request',
     direction: 'client-to-server',
-    embedded: false,
     definition: 'CancelTaskRequest',
     paramsDefinition: null,
     paramsRequired: true,
@@ -33,15 +36,13 @@ export const methods = {
     resultDefinitions: ['CancelTaskResult'],
     result: validateCancelTaskResult,
     capability: { holder: 'receiver', path: ['extensions', 'io.modelcontextprotocol/tasks'] },
-    pagination: null,
-    cacheable: false,
     nameHeader: 'taskId',
   },
   'tasks/get': {
+    ...common,
     method: 'tasks/get',
     kind: 'request',
     direction: 'client-to-server',
-    embedded: false,
     definition: 'GetTaskRequest',
     paramsDefinition: null,
     paramsRequired: true,
@@ -49,15 +50,13 @@ export const methods = {
     resultDefinitions: ['GetTaskResult'],
     result: validateGetTaskResult,
     capability: { holder: 'receiver', path: ['extensions', 'io.modelcontextprotocol/tasks'] },
-    pagination: null,
-    cacheable: false,
     nameHeader: 'taskId',
   },
   'tasks/update': {
+    ...common,
     method: 'tasks/update',
     kind: 'request',
     direction: 'client-to-server',
-    embedded: false,
     definition: 'UpdateTaskRequest',
     paramsDefinition: null,
     paramsRequired: true,
@@ -65,8 +64,6 @@ export const methods = {
     resultDefinitions: ['UpdateTaskResult'],
     result: validateUpdateTaskResult,
     capability: { holder: 'receiver', path: ['extensions', 'io.modelcontextprotocol/tasks'] },
-    pagination: null,
-    cacheable: false,
     nameHeader: 'taskId',
   },
 } as const satisfies Readonly<Record<string, MethodInfo>>;

@@ -4,25 +4,20 @@
  * do no work at load"). A class static block is such work, so runtime/ has none; the package
  * bundle tests check what the server bundles hold.
  */
-import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repositoryRoot, sourceFiles, stripComments } from './source-scan.js';
+import { linesWhere, scanRuntime } from './source-scan.js';
 
 /** `static {` opening a class static block, not a `static` member. */
 const STATIC_BLOCK = /\bstatic\s*\{/;
 
 /** The lines of one source that open a class static block: `file:line`. */
 function staticBlocks(file: string, source: string): string[] {
-  return stripComments(source)
-    .split('\n')
-    .flatMap((line, index) => (STATIC_BLOCK.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : []));
+  return linesWhere(file, source, (line) => STATIC_BLOCK.test(line));
 }
 
 describe('runtime/', () => {
   it('has no class static block (do the work on first construction instead)', () => {
-    const found = sourceFiles(join(repositoryRoot, 'runtime')).flatMap((path) => staticBlocks(relative(repositoryRoot, path), readFileSync(path, 'utf8')));
-    expect(found).toEqual([]);
+    expect(scanRuntime(staticBlocks)).toEqual([]);
   });
 });
 

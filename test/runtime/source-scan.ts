@@ -2,8 +2,8 @@
  * Reading runtime/ sources for the tests that hold the code to a rule: the files, and their code
  * with comments blanked out so that doc comments and their @example blocks never count.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
@@ -45,4 +45,16 @@ export function stripComments(source: string): string {
     }
   }
   return out;
+}
+
+/** What `find` reports for each source under runtime/, given its path from the repository root and its text. */
+export function scanRuntime(find: (file: string, source: string) => string[]): string[] {
+  return sourceFiles(join(repositoryRoot, 'runtime')).flatMap((path) => find(relative(repositoryRoot, path), readFileSync(path, 'utf8')));
+}
+
+/** The lines of a source's code (comments blanked out) that `test` accepts, as `file:line: text`. */
+export function linesWhere(file: string, source: string, test: (line: string) => boolean): string[] {
+  return stripComments(source)
+    .split('\n')
+    .flatMap((line, index) => (test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : []));
 }

@@ -6,12 +6,11 @@
  * pattern, the other counts, in a process of its own, what a scavenge leaves of Servers built,
  * connected and closed.
  */
-import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { repositoryRoot, sourceFiles, stripComments } from './source-scan.js';
+import { linesWhere, repositoryRoot, scanRuntime } from './source-scan.js';
 
 const run = promisify(execFile);
 
@@ -22,15 +21,12 @@ const DECLARATION = /^\s*(?:export\s+)?(?:const|let|var)\s/;
 
 /** The lines of one source that assign a function literal straight to a property: `file:line`. */
 function propertyFunctions(file: string, source: string): string[] {
-  return stripComments(source)
-    .split('\n')
-    .flatMap((line, index) => (PROPERTY_FUNCTION.test(line) && !DECLARATION.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : []));
+  return linesWhere(file, source, (line) => PROPERTY_FUNCTION.test(line) && !DECLARATION.test(line));
 }
 
 describe('runtime/', () => {
   it('assigns no function literal straight to a property (bind it to a local first)', () => {
-    const found = sourceFiles(join(repositoryRoot, 'runtime')).flatMap((path) => propertyFunctions(relative(repositoryRoot, path), readFileSync(path, 'utf8')));
-    expect(found).toEqual([]);
+    expect(scanRuntime(propertyFunctions)).toEqual([]);
   });
 });
 

@@ -284,7 +284,8 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     stats: () => ({
       sessions: registry.size,
       connections: counts.connections,
-      timers: counts.timers,
+      // Reply holds share one timer; each counts as the timer it would be on its own.
+      timers: counts.timers + holds.size,
       pendingRequests: registry.ids().reduce((sum, id) => sum + (registry.get(id)?.pendingRequests ?? 0), stateless.pendingRequests),
     }),
     close: async () => {

@@ -94,7 +94,7 @@ export type HttpReply = BodyReply | StreamReply;
 export interface ResourceCounts {
   /** SSE responses currently open. */
   connections: number;
-  /** Timers currently armed (keep-alive intervals, reply holds, idle sweeps). */
+  /** Timers currently armed (keep-alive intervals, idle sweeps); reply holds are counted by their HoldClock. */
   timers: number;
 }
 

@@ -107,7 +107,6 @@ export class SseStream {
         void this.enqueue(() => (this.mode === 'held' ? this.commitSse() : undefined), undefined);
       };
       this.hold = init.settings.holds.hold(expire);
-      this.settings.counts.timers++;
     }
   }
 
@@ -356,7 +355,6 @@ export class SseStream {
     if (this.hold !== undefined) {
       this.settings.holds.release(this.hold);
       this.hold = undefined;
-      this.settings.counts.timers--;
     }
   }
 

@@ -1,6 +1,6 @@
 import { SdkError } from './errors.js';
 import type { JSONRPCMessage } from './jsonrpc.js';
-import type { MessageExtra, Transport, TransportSendOptions } from './transport.js';
+import { DELIVERED, type MessageExtra, type Transport, type TransportSendOptions } from './transport.js';
 import { decodeMessage, encodeMessage } from './wire-format.js';
 
 /** Options of {@link createLinkedPair}. */
@@ -13,9 +13,6 @@ export interface LinkedPairOptions {
    */
   readonly serialize?: boolean;
 }
-
-/** What every send answers: delivery itself happens later, so there is nothing to wait for. */
-const SENT: Promise<void> = /* @__PURE__ */ Promise.resolve();
 
 /**
  * One end of an in-process connection; delivery is asynchronous (one microtask later) and in
@@ -72,8 +69,9 @@ export class InMemoryTransport implements Transport {
     if (this.closed || peer === undefined) {
       return Promise.reject(new SdkError('NOT_CONNECTED', 'InMemoryTransport is closed'));
     }
+    // Delivery itself happens later and cannot fail: there is nothing to wait for.
     peer.accept(this.serialize ? encodeMessage(message) : message);
-    return SENT;
+    return DELIVERED;
   }
 
   /** Closes this end and the peer; each fires `onclose` once. */
@@ -98,7 +96,7 @@ export class InMemoryTransport implements Transport {
 
   private queue(): void {
     this.queued = true;
-    void SENT.then(this.deliverInbox);
+    void DELIVERED.then(this.deliverInbox);
   }
 
   /** Delivers the inbox in order, frames that arrive meanwhile included; stops when this end closes. */

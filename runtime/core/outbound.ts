@@ -9,11 +9,19 @@ import { JSONRPC_VERSION, type JSONRPCMessage, type JSONRPCNotification, type JS
 import { paramsIssues, withProgressToken } from './message-params.js';
 import { mayBeSentBy, type MethodTable, type ResolvedMethod, type Side } from './method-table.js';
 import type { EngineParts } from './protocol-options.js';
+import type { PendingRequest } from './pending-requests.js';
 import type { NotificationOptions, Params, RequestOptions } from './request-context.js';
 import { CANCELLED_NOTIFICATION } from './special-methods.js';
 import { revisionFacts, type RevisionFacts } from './revision-facts.js';
-import type { Transport, TransportSendOptions } from './transport.js';
+import { DELIVERED, type Transport, type TransportSendOptions } from './transport.js';
 import { describeIssues } from './validation.js';
+
+/**
+ * Turns a request's validated result into what its promise resolves with (a throw rejects it,
+ * a promise is followed). `sentAt` is when the request went out (epoch ms), so that what
+ * follows can count from there without reading the clock again.
+ */
+export type RequestFinish = (result: unknown, sentAt: number) => unknown;
 
 /** Calls `transport.send` so that a synchronous throw becomes a rejection. */
 export function transmit(transport: Transport, message: JSONRPCMessage | JSONRPCMessage[], options: TransportSendOptions | undefined): Promise<void> {
@@ -105,16 +113,16 @@ export class Outbound {
   }
 
   /** Sends a request (see Protocol.request); never throws, it rejects. */
-  request<R>(method: string, params: Params | undefined, options: RequestOptions): Promise<R> {
+  request<R>(method: string, params: Params | undefined, options: RequestOptions, finish?: RequestFinish): Promise<R> {
     // Not async: a throw before sending is a rejection all the same, without a second promise per call.
     try {
-      return this.send<R>(method, params, options);
+      return this.send<R>(method, params, options, finish);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  private send<R>(method: string, params: Params | undefined, options: RequestOptions): Promise<R> {
+  private send<R>(method: string, params: Params | undefined, options: RequestOptions, finish: RequestFinish | undefined): Promise<R> {
     const transport = this.connection();
     const info = resolveOutgoing(this.settings.methods, method, 'request', this.settings.side);
     const { signal } = options;
@@ -131,7 +139,16 @@ export class Outbound {
       : { jsonrpc: JSONRPC_VERSION, id, method, params: sent };
     const sendOptions = this.sendOptions(options.relatedRequestId);
     return new Promise<R>((resolve, reject) => {
-      let onResult = resolve as (result: unknown) => void;
+      let onResult = finish === undefined ? resolve as (result: unknown) => void : (result: unknown): void => {
+        let finished: unknown;
+        try {
+          finished = finish(result, entry.startedAt);
+        } catch (error) {
+          reject(error);
+          return;
+        }
+        resolve(finished as R);
+      };
       let onError = reject;
       let onAbort: (() => void) | undefined;
       // Only a request with a signal gets closures: to cancel it, and to stop listening once settled.
@@ -143,9 +160,10 @@ export class Outbound {
             request.reject(cancelledError(method, signal.reason));
           }
         };
+        const settle = onResult;
         onResult = (result) => {
           signal.removeEventListener('abort', listener);
-          resolve(result as R);
+          settle(result);
         };
         onError = (error) => {
           signal.removeEventListener('abort', listener);
@@ -153,7 +171,7 @@ export class Outbound {
         };
         onAbort = listener;
       }
-      this.settings.pending.add({
+      const entry: PendingRequest = {
         id,
         method,
         resultValidator: this.settings.validateIncoming ? info.result : null,
@@ -168,13 +186,17 @@ export class Outbound {
         startedAt: 0,
         deadline: Infinity,
         total: false,
-      });
+      };
+      this.settings.pending.add(entry);
       if (onAbort !== undefined) signal!.addEventListener('abort', onAbort, { once: true });
-      transmit(transport, message, sendOptions).catch((error: unknown) => {
-        this.settings.pending.take(id)?.reject(
-          new SdkError('SEND_FAILED', `Failed to send ${method}: ${messageOf(error)}`, { cause: error }),
-        );
-      });
+      const sending = transmit(transport, message, sendOptions);
+      if (sending !== DELIVERED) {
+        sending.catch((error: unknown) => {
+          this.settings.pending.take(id)?.reject(
+            new SdkError('SEND_FAILED', `Failed to send ${method}: ${messageOf(error)}`, { cause: error }),
+          );
+        });
+      }
     });
   }
 

@@ -15,7 +15,7 @@ import type {
 } from './request-context.js';
 import type { MessageExtra, Transport, TransportSendOptions } from './transport.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type EngineParts, type ProtocolOptions } from './protocol-options.js';
-import { Outbound } from './outbound.js';
+import { Outbound, type RequestFinish } from './outbound.js';
 import { InboundQueue } from './inbound-queue.js';
 import { nestingDepthOption } from './inbound-shape.js';
 import { refuseDropped, sendReply, type ReplyHost } from './substitute-replies.js';
@@ -293,10 +293,12 @@ export class Protocol {
    * Sends a request and resolves with its (validated) result. Rejects with ProtocolError when
    * the peer answers with an error, or SdkError for local failures: NOT_CONNECTED,
    * UNKNOWN_METHOD, WRONG_DIRECTION, INVALID_PARAMS, REQUEST_CANCELLED, REQUEST_TIMEOUT,
-   * INVALID_RESULT, SEND_FAILED, CONNECTION_CLOSED.
+   * INVALID_RESULT, SEND_FAILED, CONNECTION_CLOSED. `finish`, when given, turns the validated
+   * result into what the promise resolves with (see {@link RequestFinish}): what a caller
+   * would do in a `.then`, without that second promise and its reaction.
    */
-  request<R = unknown>(method: string, params?: Params, options: RequestOptions = {}): Promise<R> {
-    return this.outbound.request<R>(method, params, options);
+  request<R = unknown>(method: string, params?: Params, options: RequestOptions = {}, finish?: RequestFinish): Promise<R> {
+    return this.outbound.request<R>(method, params, options, finish);
   }
 
   /**

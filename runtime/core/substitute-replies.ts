@@ -6,7 +6,7 @@
 import { asError, messageOf, SdkError } from './errors.js';
 import { isJsonObject, isRequestId, JSONRPC_VERSION, type JSONRPCErrorResponse, type JSONRPCResponse, type RequestId } from './jsonrpc.js';
 import { transmit } from './outbound.js';
-import type { Transport, TransportSendOptions } from './transport.js';
+import { DELIVERED, type Transport, type TransportSendOptions } from './transport.js';
 
 /** What sending replies needs from the engine. */
 export interface ReplyHost {
@@ -22,7 +22,8 @@ export interface ReplyHost {
  * held). When the send fails because the reply cannot be encoded, the responses that cannot are
  * replaced by internal errors and the reply goes out again, so that each request still gets its
  * one answer (and stops being pending in the transport). A reply that goes out costs one
- * promise reaction, whichever way the send ends.
+ * promise reaction, whichever way the send ends, and none when the transport answers
+ * {@link DELIVERED}.
  */
 export function sendReply(
   transport: Transport,
@@ -33,7 +34,9 @@ export function sendReply(
   leave?: () => void,
 ): void {
   const sending = transmit(transport, reply, options);
-  if (leave === undefined) {
+  if (sending === DELIVERED) {
+    leave?.();
+  } else if (leave === undefined) {
     void sending.then(undefined, (error: unknown) => resendEncodable(transport, reply, inbound, options, host, error));
   } else {
     void sending.then(leave, (error: unknown) => resendEncodable(transport, reply, inbound, options, host, error).then(leave));

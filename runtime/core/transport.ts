@@ -34,6 +34,15 @@ export interface MessageExtra {
 }
 
 /**
+ * The promise a transport's `send()` returns when it handed the message over at once and
+ * nothing about it can fail later (the in-memory pair). The engine compares against it and
+ * then attaches no failure handler and runs what follows the send without waiting a
+ * microtask: one promise, one closure and one reaction fewer on each side of every request.
+ * Any other promise is waited on as usual.
+ */
+export const DELIVERED: Promise<void> = /* @__PURE__ */ Promise.resolve();
+
+/**
  * The one contract every transport implements; the protocol engine depends on nothing else.
  *
  * Lifecycle: the owner sets the callbacks, then calls `start()` once. `send()` may be called

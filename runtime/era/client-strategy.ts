@@ -10,6 +10,7 @@ import type * as Stateless from '../../generated/protocol/stateless.js';
 import { Method } from '../../generated/methods.js';
 import type { CapabilityObject } from './capabilities.js';
 import type { RevisionModule } from '../core/contract.js';
+import type { RequestFinish } from '../core/outbound.js';
 import { SdkError } from '../core/errors.js';
 import type { Params, RequestOptions } from '../core/request-context.js';
 import { isJsonObject } from '../core/jsonrpc.js';
@@ -32,8 +33,11 @@ export interface ClientEraHost {
   readonly maxInputRounds: number;
   /** Timeout of requests that set none, the budget of all rounds of one request. */
   readonly defaultTimeoutMs: number;
-  /** Sends one JSON-RPC request after the capability check (the Endpoint's send). */
-  transmit(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown>;
+  /**
+   * Sends one JSON-RPC request after the capability check (the Endpoint's send). `finish`
+   * turns its result into what the promise resolves with (see Protocol.request).
+   */
+  transmit(method: string, params: unknown, options: RequestOptions | undefined, finish?: RequestFinish): Promise<unknown>;
   /** Keeps what a result says about tools and returns what the caller gets (see ToolCatalog.observe). */
   observe(method: string, params: unknown, result: unknown, mirrored: boolean): unknown;
   /** Whether the transport mirrors tool parameters into headers (whose schemas a result teaches). */
@@ -102,7 +106,7 @@ export function statefulClientEra(host: ClientEraHost): ClientEraStrategy {
   return {
     era: 'stateful',
     listens: false,
-    send: async (method, params, options) => host.observe(method, params, await host.transmit(method, params, options), false),
+    send: (method, params, options) => host.transmit(method, params, options, (result) => host.observe(method, params, result, false)),
     // The `initialize` handshake, with version negotiation, then `notifications/initialized`.
     open: async (options) => {
       const version = chooseRevision(opening.preferred, opening.statefulVersions)!;
@@ -180,14 +184,14 @@ export function statelessClientEra(host: ClientEraHost): ClientEraStrategy {
         }
         const given = (params ?? {}) as Params;
         // The first round is an ordinary request; the rounds of a server that asks for input
-        // (their shared budget, retries, answers) are set up only once one does.
-        const started = Date.now();
-        return host.transmit(method, enveloped(given, requestMeta), options).then((first) => {
+        // (their shared budget from when the first went out, retries, answers) are set up
+        // only once one does.
+        return host.transmit(method, enveloped(given, requestMeta), options, (first, sentAt) => {
           if (!isInputRequired(first) || !acceptsInput(revision, method)) return learn(method, params, first, cacheable);
           return continueInputRounds(method, given, first, options ?? {}, {
             send: (sent, roundOptions) => host.transmit(method, enveloped(sent, host.state?.requestMeta ?? requestMeta), roundOptions),
             fulfil: (key, inputMethod, inputParams, signal) => host.fulfil(key, inputMethod, inputParams, signal),
-          }, { maxRounds: host.maxInputRounds, timeoutMs: options?.timeout ?? host.defaultTimeoutMs, startedAt: started })
+          }, { maxRounds: host.maxInputRounds, timeoutMs: options?.timeout ?? host.defaultTimeoutMs, startedAt: sentAt })
             .then((result) => learn(method, params, result, cacheable));
         });
       } catch (error) {

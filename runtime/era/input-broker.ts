@@ -111,17 +111,23 @@ export class InputBroker {
 
 /** True when `method`'s result may be an InputRequiredResult in `module` (tools/call, prompts/get, resources/read). */
 export function acceptsInput(module: RevisionModule, method: string): boolean {
-  let known = inputMethods.get(module);
-  if (known === undefined) {
-    known = new Set(Object.values(module.methods)
-      .filter((info) => info.resultDefinitions.some((name) => isInputRequiredDefinition(module, name)))
-      .map((info) => info.method));
-    inputMethods.set(module, known);
+  // Every request of a connection asks about the same module: the last answer set is checked
+  // by identity before the WeakMap, which costs a hash lookup per request.
+  if (lastInputMethods?.module !== module) {
+    let known = inputMethods.get(module);
+    if (known === undefined) {
+      known = new Set(Object.values(module.methods)
+        .filter((info) => info.resultDefinitions.some((name) => isInputRequiredDefinition(module, name)))
+        .map((info) => info.method));
+      inputMethods.set(module, known);
+    }
+    lastInputMethods = { module, known };
   }
-  return known.has(method);
+  return lastInputMethods.known.has(method);
 }
 
 const inputMethods = new WeakMap<RevisionModule, Set<string>>();
+let lastInputMethods: { readonly module: RevisionModule; readonly known: ReadonlySet<string> } | undefined;
 
 function isInputRequiredDefinition(module: RevisionModule, name: string): boolean {
   // The interim result is the one whose `resultType` is `input_required`; found by shape, not by name.

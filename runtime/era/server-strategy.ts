@@ -115,7 +115,9 @@ class StatelessEra extends EraStrategy {
   }
 
   revisionFor(request: JSONRPCRequest): string | undefined {
-    return revisionForRequest(request, false, this.host.versions);
+    const needed = revisionForRequest(request, false, this.host.versions);
+    // The bound revision is in memory: nothing to load.
+    return needed === this.host.bound?.revision ? undefined : needed;
   }
 
   admit(request: JSONRPCRequest): ProtocolError | undefined {

@@ -130,7 +130,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
       cache: this.cache,
       maxInputRounds: this.maxInputRounds,
       defaultTimeoutMs: this.defaultTimeout,
-      transmit: (method, params, sendOptions) => super.transmitRequest(method, params, sendOptions),
+      transmit: (method, params, sendOptions, finish) => this.sendChecked(method, params, sendOptions, finish),
       observe: (method, params, result, mirrored) => this.tools.observe(method, params, result, mirrored, this.reportError),
       get mirrorsToolParameters() { return client.protocol.transport?.mirrorsToolParameters === true; },
       noteIdentity: (result) => {
@@ -380,7 +380,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
 
   /** The server identity in a result's `_meta`, if valid (see {@link identityIn}). */
   private implementationOf(result: { readonly [key: string]: unknown }, version: string): Stateful.Implementation | undefined {
-    return identityIn(result, this.state?.peerInfo, this.moduleFor(version).definitions.Implementation) as Stateful.Implementation | undefined;
+    return identityIn(result, this.state?.peerInfo, () => this.moduleFor(version).definitions.Implementation) as Stateful.Implementation | undefined;
   }
 
   /** A notification handler that first drops cached results the notification makes stale. */

@@ -3,6 +3,7 @@ import type { RevisionModule } from '../core/contract.js';
 import type { CustomNotification, CustomNotificationDefinition, CustomRequest, CustomRequestDefinition } from './custom-methods.js';
 import { SdkError } from '../core/errors.js';
 import type { Side } from '../core/method-table.js';
+import type { RequestFinish } from '../core/outbound.js';
 import { Protocol, type ProtocolOptions } from '../core/protocol.js';
 import type { NotificationHandler, NotificationOptions, Params, RequestHandler, RequestOptions } from '../core/request-context.js';
 import type { RevisionLoader } from '../core/revision-set.js';
@@ -254,12 +255,21 @@ export abstract class Endpoint {
    * instead of a second one that waits for it.
    */
   protected transmitRequest(method: string, params: unknown, options: RequestOptions | undefined): Promise<unknown> {
+    return this.sendChecked(method, params, options);
+  }
+
+  /**
+   * What {@link transmitRequest} does here, for subclasses that override it: checks the
+   * capability, then sends, `finish` turning the result into what the promise resolves with
+   * (see Protocol.request).
+   */
+  protected sendChecked(method: string, params: unknown, options: RequestOptions | undefined, finish?: RequestFinish): Promise<unknown> {
     try {
       this.requireSendable(method);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.protocol.request(method, params as Params | undefined, options ?? {});
+    return this.protocol.request(method, params as Params | undefined, options ?? {}, finish);
   }
 
   /** Sends a notification after checking the capability gating it (normally this endpoint's). */

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createLinkedPair, type InMemoryTransport } from '../../../runtime/core/in-memory.js';
+import { DELIVERED } from '../../../runtime/core/transport.js';
 
 /** The methods `end` receives, in order; `react` runs after each is recorded. */
 function receivedMethods(end: InMemoryTransport, react: (method: string) => void): string[] {
@@ -22,6 +23,8 @@ describe('createLinkedPair', () => {
     const sending = a.send({ jsonrpc: '2.0', method: 'one' });
     void a.send({ jsonrpc: '2.0', method: 'two' });
     expect(received).toEqual([]);
+    // Nothing about a handed-over message can fail later: the engine need not wait on it.
+    expect(sending).toBe(DELIVERED);
     await sending;
     await new Promise((resolve) => setImmediate(resolve));
     expect(received).toEqual([

@@ -274,6 +274,36 @@ describe('Protocol: outgoing requests and incoming responses', () => {
     expect(protocol.pendingRequestCount).toBe(0);
   });
 
+  it('resolves with what finish makes of the validated result, rejects when it throws, and follows a promise it returns', async () => {
+    const { protocol, transport } = await connectedEngine({ side: 'client' });
+    const seen: unknown[] = [];
+    const mapped = protocol.request('ping', undefined, {}, (result) => {
+      seen.push(result);
+      return { wrapped: result };
+    });
+    const refused = protocol.request('ping', undefined, { signal: new AbortController().signal }, () => {
+      throw new SdkError('INVALID_RESULT', 'not what the caller wanted');
+    });
+    const followed = protocol.request('ping', undefined, {}, () => Promise.resolve('later'));
+    const invalid = protocol.request('tools/call', { name: 'x' }, {}, (result) => {
+      seen.push(result);
+      return result;
+    });
+    const ids = [];
+    for (let index = 0; index < 4; index++) ids.push((await transport.nextMessage()).id);
+    transport.deliver({ jsonrpc: '2.0', id: ids[0], result: { n: 1 } });
+    transport.deliver({ jsonrpc: '2.0', id: ids[1], result: {} });
+    transport.deliver({ jsonrpc: '2.0', id: ids[2], result: {} });
+    transport.deliver({ jsonrpc: '2.0', id: ids[3], result: { content: 7 } });
+    await expect(mapped).resolves.toEqual({ wrapped: { n: 1 } });
+    await expect(refused).rejects.toMatchObject({ code: 'INVALID_RESULT', message: 'not what the caller wanted' });
+    await expect(followed).resolves.toBe('later');
+    // An invalid result never reaches finish.
+    await expect(invalid).rejects.toMatchObject({ code: 'INVALID_RESULT', message: 'Invalid result for tools/call: /content must be array' });
+    expect(seen).toEqual([{ n: 1 }]);
+    expect(protocol.pendingRequestCount).toBe(0);
+  });
+
   it('rejects with a ProtocolError when the peer answers with an error', async () => {
     const { protocol, transport } = await connectedEngine({ side: 'client' });
     const pending = protocol.request('ping');

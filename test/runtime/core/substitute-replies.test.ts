@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createLinkedPair } from '../../../runtime/core/in-memory.js';
 import { Protocol } from '../../../runtime/core/protocol.js';
-import { encodableReply } from '../../../runtime/core/substitute-replies.js';
+import { encodableReply, sendReply, type ReplyHost } from '../../../runtime/core/substitute-replies.js';
+import { DELIVERED, type Transport } from '../../../runtime/core/transport.js';
 import { createFakeRevision } from '../fixtures/fake-revision.js';
 import { connectedEngine, settle } from '../fixtures/engine-harness.js';
 
@@ -68,5 +69,31 @@ describe('the engine sending a reply that cannot be encoded', () => {
       id: 1,
       error: { code: -32603, message: 'Internal error while handling ping: Maximum call stack size exceeded' },
     });
+  });
+});
+
+describe('sendReply', () => {
+  const host: ReplyHost = { connected: () => true, internalErrorCode: () => -32603, report: () => undefined };
+  const transportAnswering = (sending: () => Promise<void>): Transport => ({ start: async () => undefined, close: async () => undefined, send: sending });
+  const reply = { jsonrpc: '2.0' as const, id: 1, result: {} };
+
+  it('frees the handler place at once when the transport answers DELIVERED', () => {
+    const left: string[] = [];
+    sendReply(transportAnswering(() => DELIVERED), reply, { id: 1, method: 'ping' }, {}, host, () => left.push('left'));
+    expect(left).toEqual(['left']);
+  });
+
+  it('frees it only once any other send has settled', async () => {
+    const left: string[] = [];
+    let finish: () => void = () => undefined;
+    const sending = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    sendReply(transportAnswering(() => sending), reply, { id: 1, method: 'ping' }, {}, host, () => left.push('left'));
+    await settle();
+    expect(left).toEqual([]);
+    finish();
+    await settle();
+    expect(left).toEqual(['left']);
   });
 });

@@ -1,5 +1,5 @@
 /** The Client's two era strategies: plain sends, and the stateless envelope with its cache and what results teach. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { revisionModule } from '../../../generated/2026-07-28/index.js';
 import { Method } from '../../../generated/methods.js';
 import { ResponseCache } from '../../../runtime/era/client-response-cache.js';
@@ -41,7 +41,8 @@ interface Recorded {
   readonly identities: unknown[];
 }
 
-function fakeHost(state: Negotiated, reply: (method: string, params: unknown) => unknown, cache?: ResponseCache): Recorded {
+/** `sentAt` is what the engine tells `finish` of when a request went out (default: now). */
+function fakeHost(state: Negotiated, reply: (method: string, params: unknown) => unknown, cache?: ResponseCache, sentAt?: number): Recorded {
   const sent: Recorded['sent'] = [];
   const observed: Recorded['observed'] = [];
   const identities: unknown[] = [];
@@ -51,9 +52,11 @@ function fakeHost(state: Negotiated, reply: (method: string, params: unknown) =>
     cache,
     maxInputRounds: 3,
     defaultTimeoutMs: 1_000,
-    transmit: async (method, params) => {
+    // As the engine does: the result goes through `finish` before the promise resolves.
+    transmit: async (method, params, _options, finish) => {
       sent.push({ method, params });
-      return reply(method, params);
+      const result = reply(method, params);
+      return finish === undefined ? result : finish(result, sentAt ?? Date.now());
     },
     observe: (method, _params, result, mirrored) => {
       observed.push({ method, mirrored });
@@ -110,6 +113,26 @@ describe('statelessClientEra', () => {
     await strategy.send(Method.ToolsCall, { name: 'echo' }, undefined);
     await strategy.send(Method.ToolsCall, { name: 'echo' }, undefined);
     expect(sent.filter((request) => request.method === Method.ToolsCall)).toHaveLength(2);
+  });
+
+  it('counts the budget of all input rounds from when the first request went out', async () => {
+    vi.useFakeTimers();
+    try {
+      const asking = { resultType: 'input_required', inputRequests: { roots: { method: 'roots/list' } } };
+      // The first round went out 900 ms before its answer arrived: 100 ms of the 1,000 are left.
+      const { host } = fakeHost(state, () => asking, undefined, Date.now() - 900);
+      const strategy = statelessClientEra({ ...host, fulfil: () => new Promise(() => undefined) });
+      let outcome: unknown;
+      void strategy.send(Method.ToolsCall, { name: 'ask' }, undefined).catch((error: unknown) => {
+        outcome = error;
+      });
+      await vi.advanceTimersByTimeAsync(95);
+      expect(outcome).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(10);
+      expect(outcome).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects, never throws, when it cannot send, and when what the result teaches fails', async () => {

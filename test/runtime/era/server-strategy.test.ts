@@ -78,6 +78,16 @@ describe('serverEras', () => {
     expect(settled).toMatchObject([{ era: 'stateless', revision: '2026-07-28' }]);
   });
 
+  it('asks for no load in the stateless era when the request names the bound revision, and for the one it names otherwise', async () => {
+    const { host } = fakeHost();
+    const stateless2026 = await host.versions.revisions.load('2026-07-28');
+    const bound = { ...host, bound: stateless2026 };
+    const { stateless } = serverEras(bound);
+    expect(stateless.revisionFor(toolsList)).toBeUndefined();
+    const { stateless: boundElsewhere } = serverEras(host);
+    expect(boundElsewhere.revisionFor(toolsList)).toBe('2026-07-28');
+  });
+
   it('sends a stateless notification of no request to the listen streams only', async () => {
     const { host, notified, published } = fakeHost();
     const { stateless, stateful } = serverEras(host);

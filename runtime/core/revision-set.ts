@@ -39,6 +39,8 @@ export class RevisionSet {
   readonly revisions: readonly string[];
   private readonly entries: ReadonlyMap<string, RevisionFactsView>;
   private readonly modules = new Map<string, RevisionModule>();
+  /** The module {@link module} found last; modules are never unloaded, so it stays valid. */
+  private last: RevisionModule | undefined;
   private readonly loads = new Map<string, Promise<RevisionModule>>();
   private readonly loader: RevisionLoader | undefined;
   /** {@link ofEra}'s answers, by era. */
@@ -80,10 +82,18 @@ export class RevisionSet {
 
   /** The module of `revision` if it is in memory, else undefined (never loads). */
   module(revision: string): RevisionModule | undefined {
+    // A connection asks for its one revision on every message: the last module found answers
+    // without a map lookup.
+    const last = this.last;
+    if (last?.revision === revision) return last;
     let module = this.modules.get(revision);
+    if (module !== undefined) this.last = module;
     if (module === undefined && this.entries.has(revision)) {
       module = this.loader?.loaded?.(revision);
-      if (module !== undefined) this.modules.set(revision, module);
+      if (module !== undefined) {
+        this.modules.set(revision, module);
+        this.last = module;
+      }
     }
     return module;
   }

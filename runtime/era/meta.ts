@@ -34,18 +34,17 @@ export function declaredVersion(params: unknown): string | undefined {
 /**
  * The server identity in a result's `_meta`, if valid: `known` itself when the result names the
  * same name and version (a server sends the same identity on every result, so it is checked
- * once, not per result), else the candidate if the check `validator()` gives (the revision's
- * `Implementation` check, looked up only for a new identity) accepts it.
+ * once, not per result), else the candidate if `validate` (the revision's `Implementation`
+ * check) accepts it.
  */
 export function identityIn<I extends { readonly name: string; readonly version: string }>(
   result: { readonly [key: string]: unknown },
   known: I | undefined,
-  validator: () => ((value: unknown) => boolean) | undefined,
+  validate: ((value: unknown) => boolean) | undefined,
 ): I | undefined {
   const candidate = isJsonObject(result._meta) ? result._meta[SERVER_INFO_META] : undefined;
   if (candidate === undefined) return undefined;
   if (known !== undefined && isJsonObject(candidate) && candidate.name === known.name && candidate.version === known.version) return known;
-  const validate = validator();
   return validate === undefined || validate(candidate) ? (candidate as I) : undefined;
 }
 

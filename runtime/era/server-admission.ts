@@ -70,8 +70,7 @@ export function admitRequest(request: JSONRPCRequest, host: AdmissionHost): Prot
   const { versions } = host;
   const state = host.state;
   const needed = revisionForRequest(request, state === undefined, versions);
-  const bound = host.bound;
-  const module = needed === undefined ? undefined : needed === bound?.revision ? bound : versions.revisions.module(needed);
+  const module = needed === undefined ? undefined : versions.revisions.module(needed);
   if (needed !== undefined && module === undefined) {
     // prepareIncoming loaded it unless the load failed (reported through onerror).
     return new ProtocolError(versions.revisions.facts(needed).errorCodes.INTERNAL_ERROR ?? -32603, `The module of protocol revision ${needed} could not be loaded`);
@@ -83,7 +82,7 @@ export function admitRequest(request: JSONRPCRequest, host: AdmissionHost): Prot
     }
     // A client that probed the stateless era first (and fell back) gets the handshake.
     host.settle(undefined);
-    if (bound !== module) host.bind(module!);
+    if (host.bound !== module) host.bind(module!);
     return undefined;
   }
   if (versions.stateless.length === 0) return undefined;
@@ -97,7 +96,7 @@ export function admitRequest(request: JSONRPCRequest, host: AdmissionHost): Prot
     return undefined;
   }
   if (module === undefined || module.era !== 'stateless') return unsupportedVersion(versions, version);
-  if (bound !== module) host.bind(module);
+  if (host.bound !== module) host.bind(module);
   const capabilities = meta![CLIENT_CAPABILITIES_META];
   const clientInfo = meta![CLIENT_INFO_META];
   // Each request declares its own; what it leaves out stays as the last one declared.

@@ -380,7 +380,7 @@ export class Client<T extends ProtocolTypesShape = Defaults> extends Endpoint {
 
   /** The server identity in a result's `_meta`, if valid (see {@link identityIn}). */
   private implementationOf(result: { readonly [key: string]: unknown }, version: string): Stateful.Implementation | undefined {
-    return identityIn(result, this.state?.peerInfo, () => this.moduleFor(version).definitions.Implementation) as Stateful.Implementation | undefined;
+    return identityIn(result, this.state?.peerInfo, this.moduleFor(version).definitions.Implementation) as Stateful.Implementation | undefined;
   }
 
   /** A notification handler that first drops cached results the notification makes stale. */

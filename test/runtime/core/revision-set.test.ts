@@ -36,3 +36,21 @@ describe('RevisionSet.gateOf', () => {
     expect(resolveRevisions(without, undefined, ['stateful', 'stateless']).gateOf(gated!.method)).toBeNull();
   });
 });
+
+describe('RevisionSet.module', () => {
+  it('answers each revision with its own module however the asking alternates, and a revision not loaded with nothing', async () => {
+    const set = resolveRevisions(undefined, undefined, ['stateful', 'stateless']);
+    const [older, newer] = [set.revisions[0]!, set.revisions[set.revisions.length - 1]!];
+    const first = await set.load(newer);
+    expect(set.module(newer)).toBe(first);
+    // The last module found must not answer for another revision (the loader may hold this one already).
+    const before = set.module(older);
+    expect(before === undefined || before.revision === older).toBe(true);
+    const second = await set.load(older);
+    for (const [revision, module] of [[older, second], [newer, first], [newer, first], [older, second]] as const) {
+      expect(set.module(revision)?.revision).toBe(revision);
+      expect(set.module(revision)).toBe(module);
+    }
+    expect(set.module('1999-01-01')).toBeUndefined();
+  });
+});
